@@ -1,0 +1,107 @@
+#include "cli/build_step.h"
+
+#include <iomanip>
+
+#include "cli/units.h"
+#include "gpu/compiler.h"
+
+namespace kblaster {
+namespace {
+
+void resolve_arch(const LoadedRepo& repo, const BuildFlags& flags, const DeviceInfo& device,
+                  BuildReport& report) {
+  if (!flags.arch.empty()) {
+    report.arch = flags.arch;
+    report.arch_reason = "--arch";
+  } else if (repo.config.project.arch != "auto") {
+    report.arch = repo.config.project.arch;
+    report.arch_reason = "[project].arch";
+  } else if (device.present) {
+    report.arch = device.arch();
+    report.arch_reason = "auto: " + device.name;
+  } else {
+    report.arch = "sm_90";
+    report.arch_reason = "auto: no GPU present, so the default";
+  }
+}
+
+void print_progress(Session& session, std::size_t index, std::size_t total, const KernelBuild& b) {
+  std::ostream& p = session.progress;
+  p << "[" << index << "/" << total << "] " << std::left << std::setw(16) << b.spec->name << std::right;
+  const BuildResult& r = b.result;
+  switch (r.outcome) {
+    case BuildOutcome::built:
+      p << "built in " << format_seconds(r.seconds) << "  -> " << r.object.string();
+      break;
+    case BuildOutcome::cache_hit:
+      p << "cache hit  -> " << r.object.string();
+      break;
+    default:
+      p << build_outcome_name(r.outcome) << ": " << r.summary;
+      break;
+  }
+  p << "\n";
+}
+
+}  // namespace
+
+void add_build_flags(CLI::App& app, BuildFlags& flags) {
+  app.add_option("--arch", flags.arch, "GPU architecture to build for, e.g. sm_90 (default: [project].arch)");
+  app.add_option("--cache-dir", flags.cache_dir, "Compile cache directory (default: REPO/.kblaster/cache)");
+}
+
+Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
+                                  const DeviceInfo& device, Session& session) {
+  BuildReport report;
+  resolve_arch(repo, flags, device, report);
+  report.cache_dir = flags.cache_dir.empty() ? repo.root / ".kblaster" / "cache"
+                                             : std::filesystem::absolute(flags.cache_dir);
+  auto nvcc = NvccCompiler::find();
+  if (!nvcc) return nvcc.error();
+  CompileCache cache(report.cache_dir);
+  CandidateBuilder builder(*nvcc, cache, report.cache_dir / "shims");
+  session.progress << "building " << repo.selected.size() << " kernel(s) for " << report.arch << " ("
+                   << report.arch_reason << ") with nvcc " << nvcc->version() << "; cache "
+                   << report.cache_dir.string() << "\n";
+  BuildRequest request;
+  request.repo_root = repo.root;
+  request.arch = report.arch;
+  for (const KernelSpec* spec : repo.selected) {
+    auto result = builder.build(*spec, request);
+    if (!result) return result.error();
+    KernelBuild b{spec, std::move(*result)};
+    if (b.result.outcome == BuildOutcome::cache_hit) ++report.cache_hits;
+    else if (b.result.outcome == BuildOutcome::built) ++report.compiled;
+    else ++report.failed;
+    report.kernels.push_back(std::move(b));
+    print_progress(session, report.kernels.size(), repo.selected.size(), report.kernels.back());
+  }
+  session.progress << "build: " << report.compiled << " compiled, " << report.cache_hits
+                   << " from cache, " << report.failed << " failed\n";
+  return report;
+}
+
+nlohmann::json to_json(const BuildReport& report) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& b : report.kernels) {
+    const BuildResult& r = b.result;
+    nlohmann::json diagnostics = nlohmann::json::array();
+    for (const auto& d : r.diagnostics)
+      diagnostics.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column},
+                             {"severity", severity_name(d.severity)}, {"message", d.message}});
+    kernels.push_back({{"name", b.spec->name},
+                       {"outcome", build_outcome_name(r.outcome)},
+                       {"object", r.object.string()},
+                       {"cache_key", r.cache_key},
+                       {"seconds", r.seconds},
+                       {"summary", r.summary},
+                       {"diagnostics", diagnostics}});
+  }
+  return {{"arch", report.arch},
+          {"arch_reason", report.arch_reason},
+          {"cache_dir", report.cache_dir.string()},
+          {"cache", {{"hits", report.cache_hits}, {"compiled", report.compiled}, {"failed", report.failed}}},
+          {"kernels", kernels}};
+}
+
+}  // namespace kblaster

@@ -1,0 +1,47 @@
+// The build step shared by `kblaster build` and `kblaster run`: every selected
+// kernel through the candidate builder, with one progress line per kernel.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/repository.h"
+#include "gpu/candidate_builder.h"
+#include "gpu/device_probe.h"
+
+namespace kblaster {
+
+// Flags of the commands that build; defaults resolve against the repository.
+struct BuildFlags {
+  std::string arch;       // empty = [project].arch
+  std::string cache_dir;  // empty = REPO/.kblaster/cache
+};
+void add_build_flags(CLI::App& app, BuildFlags& flags);
+
+struct KernelBuild {
+  const KernelSpec* spec = nullptr;
+  BuildResult result;
+};
+
+struct BuildReport {
+  std::string arch;
+  std::string arch_reason;  // why this arch: "[project].arch", "auto: the GPU present", …
+  std::filesystem::path cache_dir;
+  std::vector<KernelBuild> kernels;
+  int cache_hits = 0;
+  int compiled = 0;
+  int failed = 0;
+};
+
+// Builds every selected kernel of `repo`. Compile failures are recorded in the
+// report; Errors are for a missing nvcc or an unusable cache directory.
+Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
+                                  const DeviceInfo& device, Session& session);
+
+nlohmann::json to_json(const BuildReport& report);
+
+}  // namespace kblaster

@@ -1,0 +1,31 @@
+// `kblaster build [REPO]`: compile every kernel through the candidate builder.
+#include "cli/build_step.h"
+#include "cli/commands.h"
+
+namespace kblaster {
+namespace {
+
+struct BuildOptions {
+  CommonOptions common;
+  BuildFlags build;
+};
+
+Result<ExitCode> run_build(const BuildOptions& options, Session& session) {
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  auto report = build_kernels(*repo, options.build, session.device.probe(), session);
+  if (!report) return report.error();
+  if (options.common.json) session.out << to_json(*report).dump(2) << "\n";
+  return report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_build(CLI::App& app) {
+  auto options = std::make_shared<BuildOptions>();
+  add_common_options(app, options->common);
+  add_build_flags(app, options->build);
+  return [options](Session& session) { return run_build(*options, session); };
+}
+
+}  // namespace kblaster

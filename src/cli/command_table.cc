@@ -1,0 +1,24 @@
+#include "cli/command.h"
+#include "cli/commands.h"
+
+namespace kblaster {
+
+const std::vector<Command>& command_table() {
+  static const std::vector<Command> table = {
+      {"plan", "List each kernel with its resolved spec, sizes, minimum bytes and FLOPs (no GPU needed)",
+       &setup_plan},
+      {"build", "Compile every kernel through the candidate builder and its cache (no GPU needed)",
+       &setup_build},
+      {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
+       &setup_run},
+  };
+  return table;
+}
+
+void add_common_options(CLI::App& app, CommonOptions& options) {
+  app.add_option("repo", options.repo, "Kernel repository (default: the current directory)");
+  app.add_option("--kernel", options.kernels, "Only this kernel (repeatable; default: all)");
+  app.add_flag("--json", options.json, "Machine-readable JSON on stdout");
+}
+
+}  // namespace kblaster

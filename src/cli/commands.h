@@ -1,0 +1,12 @@
+// The setup function of each subcommand; command_table.cc lists them.
+#pragma once
+
+#include "cli/command.h"
+
+namespace kblaster {
+
+CommandAction setup_plan(CLI::App& app);
+CommandAction setup_build(CLI::App& app);
+CommandAction setup_run(CLI::App& app);
+
+}  // namespace kblaster

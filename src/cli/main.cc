@@ -1,0 +1,78 @@
+// kblaster's entry point: builds the command line from the subcommand table,
+// runs the chosen command, and turns its Error (if any) into a message and an
+// exit code. The only place exceptions are caught.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/version.h"
+#include "gpu/device_probe.h"
+
+namespace kblaster {
+namespace {
+
+int report_error(const Error& error) {
+  std::cerr << "kblaster: error: " << error.describe() << "\n";
+  if (error.kind == ErrorKind::internal)
+    std::cerr << "kblaster: this is a bug in kblaster; please report it with the command line above\n";
+  return to_int(exit_code_for(error.kind));
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"kblaster: find the CUDA kernels a change touched, prove they still compute the same "
+               "function, and measure whether they got slower.",
+               "kblaster"};
+  app.footer("Exit codes: 0 done, nothing regressed; 1 found a regression, wrong result or rejected "
+             "candidate; 2 bad usage or config; 3 the environment lacks something (GPU, nvcc, ncu, "
+             "token); 4 internal error.");
+  bool show_version = false;
+  app.add_flag("--version", show_version, "Print the version, the nvcc version and the GPU found");
+  std::vector<std::pair<CLI::App*, CommandAction>> actions;
+  for (const Command& command : command_table()) {
+    CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    actions.emplace_back(sub, command.setup(*sub));
+  }
+  CLI::App* help = app.add_subcommand("help", "Show this help");
+  app.require_subcommand(0, 1);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return to_int(ExitCode::bad_config);
+  }
+  if (show_version) {
+    CudaDriverProbe probe;
+    print_version(std::cout, probe);
+    return to_int(ExitCode::ok);
+  }
+  if (help->parsed()) {
+    std::cout << app.help();
+    return to_int(ExitCode::ok);
+  }
+  for (auto& [sub, action] : actions) {
+    if (!sub->parsed()) continue;
+    CudaDriverProbe device;
+    Session session{std::cout, std::cerr, device};
+    auto result = action(session);
+    if (!result) return report_error(result.error());
+    return to_int(*result);
+  }
+  std::cerr << app.help() << "\nkblaster: error: no command given\n";
+  return to_int(ExitCode::bad_config);
+}
+
+}  // namespace
+}  // namespace kblaster
+
+int main(int argc, char** argv) {
+  try {
+    return kblaster::run(argc, argv);
+  } catch (const std::exception& e) {
+    return kblaster::report_error(kblaster::Error::internal(std::string("uncaught exception: ") + e.what()));
+  }
+}

@@ -1,0 +1,71 @@
+#include "cli/plan_text.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "cli/units.h"
+
+namespace kblaster {
+namespace {
+
+std::string describe_arg(const ArgSpec& a) {
+  std::ostringstream s;
+  s << a.name << ":" << dtype_name(a.type);
+  if (a.is_buffer()) s << "[" << a.shape->text() << "] " << role_name(a.role);
+  else if (a.value) s << " = " << *a.value;
+  else if (!a.tunable.empty()) s << " tunable";
+  return s.str();
+}
+
+std::string describe_reference(const ReferenceSpec& r) {
+  if (r.kind == ReferenceSpec::Kind::base_revision) return "the base revision";
+  return std::string(reference_kind_name(r.kind)) + " " + r.path + ":" + r.function;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+// The size's scalars in argument order, as the user declared them.
+std::string describe_size(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size) {
+  std::vector<std::string> parts;
+  for (const auto& a : spec.args)
+    if (auto it = size.find(a.name); it != size.end()) parts.push_back(a.name + "=" + std::to_string(it->second));
+  return parts.empty() ? "(fixed)" : join(parts, " ");
+}
+
+}  // namespace
+
+void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPlan& plan) {
+  out << spec.name << "  (" << spec.where.str() << ")\n";
+  out << "  source     " << spec.source << "  launcher " << spec.launcher
+      << (spec.stream ? "(…, cudaStream_t)" : "") << "\n";
+  out << "  reference  " << describe_reference(spec.reference) << "\n";
+  std::vector<std::string> args;
+  for (const auto& a : spec.args) args.push_back(describe_arg(a));
+  out << "  args       " << join(args, ", ") << "\n";
+  std::ostringstream tol;
+  tol << "rtol " << spec.tolerance.rtol << ", atol " << spec.tolerance.atol
+      << (spec.tolerance_is_default ? " (default for the output type)" : "");
+  out << "  tolerance  " << tol.str() << "\n";
+  std::vector<std::string> tunables;
+  for (const auto& t : spec.tunables) tunables.push_back("-D" + t.name + " in {" + join(t.values, ",") + "}");
+  for (const auto& a : spec.args) {
+    std::vector<std::string> values;
+    for (auto v : a.tunable) values.push_back(std::to_string(v));
+    if (!values.empty()) tunables.push_back(a.name + " in {" + join(values, ",") + "}");
+  }
+  if (!tunables.empty()) out << "  tunables   " << join(tunables, "; ") << "\n";
+  out << "  sizes      " << std::left << std::setw(28) << "" << std::right << std::setw(12) << "min bytes"
+      << std::setw(14) << "flops" << "\n";
+  for (std::size_t i = 0; i < plan.sizes.size(); ++i) {
+    const auto& s = plan.sizes[i];
+    out << "    " << std::left << std::setw(36) << describe_size(spec, spec.sizes[i]) << std::right
+        << std::setw(12) << format_bytes(s.min_bytes()) << std::setw(14)
+        << (s.flops ? format_flops(*s.flops) : "-") << (i == 0 ? "   timed" : "   verify") << "\n";
+  }
+}
+
+}  // namespace kblaster

@@ -1,0 +1,154 @@
+#include "core/arg_spec_parser.h"
+
+#include <cmath>
+#include <regex>
+
+#include "core/suggest.h"
+#include "core/toml_fields.h"
+
+namespace kblaster {
+namespace {
+
+const std::vector<std::string> kArgFields = {"name", "type", "shape", "role", "init", "value",
+                                             "tunable"};
+const std::vector<std::string> kRoles = {"in", "out", "inout"};
+
+bool is_identifier(const std::string& s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, re);
+}
+
+InitDist default_init(DType t) {
+  if (is_floating(t)) return {InitDist::Kind::normal, 0.0, 1.0, "normal"};
+  if (t == DType::boolean) return {InitDist::Kind::randint, 0, 2, "randint(0,2)"};
+  return {InitDist::Kind::randint, 0, 100, "randint(0,100)"};
+}
+
+Result<ShapeExpr> parse_shape(const TomlFields& f) {
+  const toml::node* n = f.node("shape");
+  std::string text;
+  if (n->is_integer()) text = std::to_string(n->as_integer()->get());
+  else if (n->is_string()) text = n->as_string()->get();
+  else return f.error_at("shape", "expected an integer expression, got " + toml_type_name(*n));
+  auto expr = ShapeExpr::parse(text);
+  if (!expr) return f.error_at("shape", "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+  return expr;
+}
+
+Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
+  bool integral = !is_floating(type);
+  if (integral && init.kind != InitDist::Kind::randint)
+    return f.error_at("init", "`" + init.text + "` gives fractions, but the type is " +
+                                  std::string(dtype_name(type)) + "; use randint(lo,hi)");
+  if (!integral && init.kind == InitDist::Kind::randint)
+    return f.error_at("init", "randint is for integer types; use normal or uniform(lo,hi)");
+  return Ok{};
+}
+
+}  // namespace
+
+Result<InitDist> parse_init(std::string_view text) {
+  static const std::regex re(
+      R"(\s*(normal|uniform|randint)\s*(?:\(\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\))?\s*)");
+  std::cmatch m;
+  std::string s(text);
+  if (!std::regex_match(s.c_str(), m, re))
+    return Error::config("", "`" + s + "` is not a distribution; use normal, normal(mean,std), "
+                             "uniform(lo,hi) or randint(lo,hi)");
+  InitDist d;
+  d.text = s;
+  std::string kind = m[1];
+  d.kind = kind == "normal" ? InitDist::Kind::normal
+           : kind == "uniform" ? InitDist::Kind::uniform : InitDist::Kind::randint;
+  if (m[2].matched) {
+    try {
+      d.a = std::stod(m[2]);
+      d.b = std::stod(m[3]);
+    } catch (const std::exception&) {
+      return Error::config("", "`" + s + "` has a malformed number");
+    }
+  } else if (d.kind != InitDist::Kind::normal) {
+    return Error::config("", "`" + kind + "` needs bounds: " + kind + "(lo,hi)");
+  }
+  if (d.kind == InitDist::Kind::normal && !(d.b > 0))
+    return Error::config("", "`" + s + "`: the standard deviation must be positive");
+  if (d.kind != InitDist::Kind::normal && !(d.a < d.b))
+    return Error::config("", "`" + s + "`: lo must be less than hi");
+  if (d.kind == InitDist::Kind::randint && (d.a != std::floor(d.a) || d.b != std::floor(d.b)))
+    return Error::config("", "`" + s + "`: randint bounds must be integers");
+  return d;
+}
+
+Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
+                          const std::string& context, std::size_t index) {
+  std::string where = context + ": args[" + std::to_string(index) + "]";
+  TomlFields unnamed(table, file, where);
+  KB_TRY(unnamed.check_known(kArgFields));
+  ArgSpec arg;
+  arg.where = unnamed.location();
+  auto name = unnamed.required_string("name");
+  if (!name) return name.error();
+  if (!is_identifier(*name)) return unnamed.error_at("name", "`" + *name + "` is not a C identifier");
+  arg.name = *name;
+  TomlFields f(table, file, where + " (`" + arg.name + "`)");
+
+  auto type = f.required_string("type");
+  if (!type) return type.error();
+  auto dtype = parse_dtype(*type);
+  if (!dtype) return f.error_at("type", "unknown type `" + *type + "`" + did_you_mean(*type, dtype_names()));
+  arg.type = *dtype;
+
+  if (f.has("shape")) {
+    auto shape = parse_shape(f);
+    if (!shape) return shape.error();
+    arg.shape = std::move(*shape);
+  }
+  auto role = f.string("role");
+  if (!role) return role.error();
+  if (role->has_value()) {
+    const std::string& r = **role;
+    if (r == "in") arg.role = ArgRole::in;
+    else if (r == "out") arg.role = ArgRole::out;
+    else if (r == "inout") arg.role = ArgRole::inout;
+    else return f.error_at("role", "unknown role `" + r + "`" + did_you_mean(r, kRoles) + " (roles: in, out, inout)");
+    if (!arg.is_buffer() && arg.role != ArgRole::in)
+      return f.error_at("role", "a scalar (no `shape`) can only be an input");
+  }
+
+  arg.init = default_init(arg.type);
+  auto init = f.string("init");
+  if (!init) return init.error();
+  if (init->has_value()) {
+    if (!arg.is_buffer()) return f.error_at("init", "only buffers (with a `shape`) are initialised");
+    if (arg.role == ArgRole::out)
+      return f.error_at("init", "an output is poisoned before each launch, not initialised; use role = \"inout\" to give it initial values");
+    auto dist = parse_init(**init);
+    if (!dist) return f.error_at("init", dist.error().message);
+    arg.init = *dist;
+    KB_TRY(check_init_type(f, arg.init, arg.type));
+  }
+
+  auto value = f.number("value");
+  if (!value) return value.error();
+  if (value->has_value()) {
+    if (arg.is_buffer()) return f.error_at("value", "a buffer cannot have a fixed `value`; remove `shape` to make it a scalar");
+    if (!is_floating(arg.type) && **value != std::floor(**value))
+      return f.error_at("value", "an integer type needs an integer value");
+    arg.value = **value;
+  }
+
+  if (const toml::node* t = f.node("tunable")) {
+    if (arg.is_buffer()) return f.error_at("tunable", "only scalar arguments can be tunable");
+    if (arg.value) return f.error_at("tunable", "a scalar is either fixed (`value`) or `tunable`, not both");
+    if (is_floating(arg.type)) return f.error_at("tunable", "tunable arguments must have an integer type");
+    const toml::array* arr = t->as_array();
+    if (!arr || arr->empty()) return f.error_at("tunable", "expected a non-empty array of integers");
+    for (const auto& item : *arr) {
+      if (!item.is_integer()) return f.error_at("tunable", "expected integers, got " + toml_type_name(item));
+      arg.tunable.push_back(item.as_integer()->get());
+    }
+  }
+  return arg;
+}
+
+}  // namespace kblaster

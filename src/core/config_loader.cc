@@ -1,0 +1,129 @@
+#include "core/config_loader.h"
+
+#include <regex>
+
+#include "core/kernel_spec_parser.h"
+#include "core/path_glob.h"
+#include "core/suggest.h"
+#include "core/toml_fields.h"
+
+namespace kblaster {
+namespace {
+
+const std::vector<std::string> kRootTables = {"project", "kernel"};
+const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags", "kernel_specs"};
+
+Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
+  auto text = tree.read(file);
+  if (!text) return Error::config(file, "cannot read `" + file + "` in " + tree.describe());
+  try {
+    return toml::parse(*text, file);
+  } catch (const toml::parse_error& e) {
+    const auto& at = e.source().begin;
+    return Error::config(file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column),
+                         "TOML syntax: " + std::string(e.description()));
+  }
+}
+
+Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& tree) {
+  ProjectConfig project;
+  const toml::node* n = root.get("project");
+  if (!n) return project;
+  const toml::table* t = n->as_table();
+  TomlFields top(root, kConfigFile, "kblaster.toml");
+  if (!t) return top.error_at("project", "expected a [project] table");
+  TomlFields f(*t, kConfigFile, "[project]");
+  KB_TRY(f.check_known(kProjectFields));
+
+  auto arch = f.string("arch");
+  if (!arch) return arch.error();
+  if (arch->has_value()) {
+    static const std::regex re("auto|sm_[0-9]{2,3}a?");
+    if (!std::regex_match(**arch, re))
+      return f.error_at("arch", "`" + **arch + "` is not an architecture; use \"auto\" or one like \"sm_90\"");
+    project.arch = **arch;
+  }
+  auto flags = f.string_list("nvcc_flags");
+  if (!flags) return flags.error();
+  if (f.has("nvcc_flags")) project.nvcc_flags = *flags;
+  auto dirs = f.string_list("include_dirs");
+  if (!dirs) return dirs.error();
+  for (const auto& d : *dirs) {
+    auto p = normalize_relative(d);
+    if (!p) return f.error_at("include_dirs", "`" + d + "` must be a relative path inside the repository");
+    if (!tree.is_directory(*p)) return f.error_at("include_dirs", "directory `" + *p + "` does not exist");
+    project.include_dirs.push_back(*p);
+  }
+  auto globs = f.string_list("kernel_specs");
+  if (!globs) return globs.error();
+  if (f.has("kernel_specs")) project.spec_globs = *globs;
+  return project;
+}
+
+// Parses the [[kernel]] tables of one file into `config`.
+Status parse_kernels(const toml::table& root, const std::string& file, const SourceTree& tree,
+                     Config& config) {
+  const toml::node* n = root.get("kernel");
+  if (!n) return Ok{};
+  TomlFields top(root, file, file);
+  const toml::array* arr = n->as_array();
+  if (!arr || !arr->is_array_of_tables())
+    return top.error_at("kernel", "declare kernels as [[kernel]] tables");
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    auto spec = parse_kernel(*arr->get(i)->as_table(), file, i, config.project, tree);
+    if (!spec) return spec.error();
+    for (const auto& prior : config.kernels)
+      if (prior.name == spec->name)
+        return Error::config(spec->where.str(), "kernel `" + spec->name + "` is declared twice; first at " +
+                                                    prior.where.str());
+    config.kernels.push_back(std::move(*spec));
+  }
+  return Ok{};
+}
+
+Status check_root_tables(const toml::table& root, const std::string& file, bool is_root) {
+  std::vector<std::string> allowed = is_root ? kRootTables : std::vector<std::string>{"kernel"};
+  for (const auto& [key, value] : root) {
+    std::string name(key.str());
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    std::string where = file + ":" + std::to_string(key.source().begin.line) + ":" +
+                        std::to_string(key.source().begin.column);
+    if (name == "project")
+      return Error::config(where, "[project] belongs in kblaster.toml only; " + file + " may only declare [[kernel]] tables");
+    return Error::config(where, "unknown table `" + name + "`" + did_you_mean(name, kRootTables));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<Config> load_config(const SourceTree& tree) {
+  if (!tree.is_file(kConfigFile))
+    return Error::config(tree.describe(), "no kblaster.toml here; is this the kernel repository's root?");
+  auto root = parse_toml(tree, kConfigFile);
+  if (!root) return root.error();
+  KB_TRY(check_root_tables(*root, kConfigFile, true));
+  Config config;
+  auto project = parse_project(*root, tree);
+  if (!project) return project.error();
+  config.project = std::move(*project);
+  config.spec_files.push_back(kConfigFile);
+  KB_TRY(parse_kernels(*root, kConfigFile, tree, config));
+
+  for (const auto& file : tree.list_files()) {
+    if (file == kConfigFile) continue;
+    bool matched = std::any_of(config.project.spec_globs.begin(), config.project.spec_globs.end(),
+                               [&](const std::string& g) { return glob_match(g, file); });
+    if (!matched) continue;
+    auto table = parse_toml(tree, file);
+    if (!table) return table.error();
+    KB_TRY(check_root_tables(*table, file, false));
+    config.spec_files.push_back(file);
+    KB_TRY(parse_kernels(*table, file, tree, config));
+  }
+  if (config.kernels.empty())
+    return Error::config(kConfigFile, "no kernels declared; add a [[kernel]] table (see docs/config.md)");
+  return config;
+}
+
+}  // namespace kblaster

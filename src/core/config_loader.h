@@ -1,0 +1,17 @@
+// Loading a kernel repository's configuration: kblaster.toml at the root, then
+// every *.kblaster.toml matched by [project].kernel_specs, validated as a whole.
+#pragma once
+
+#include "core/kernel_spec.h"
+#include "core/source_tree.h"
+#include "core/status.h"
+
+namespace kblaster {
+
+inline constexpr const char* kConfigFile = "kblaster.toml";
+
+// Reads and validates the configuration of `tree`. Fails with an Error::config
+// whose `where` is "file:line:col" and whose message names the field.
+Result<Config> load_config(const SourceTree& tree);
+
+}  // namespace kblaster

@@ -1,0 +1,151 @@
+#include "core/kernel_rules.h"
+
+#include <algorithm>
+
+#include "core/launch_plan.h"
+#include "core/suggest.h"
+
+namespace kblaster {
+namespace {
+
+const ArgSpec* find_arg(const KernelSpec& spec, const std::string& name) {
+  for (const auto& a : spec.args)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+std::vector<std::string> integer_scalars(const KernelSpec& spec) {
+  std::vector<std::string> out;
+  for (const auto& a : spec.args)
+    if (!a.is_buffer() && !is_floating(a.type)) out.push_back(a.name);
+  return out;
+}
+
+// Scalars that take their value from `sizes`: integer, not fixed, not tunable.
+std::vector<std::string> free_scalars(const KernelSpec& spec) {
+  std::vector<std::string> out;
+  for (const auto& a : spec.args)
+    if (!a.is_buffer() && !is_floating(a.type) && !a.value && a.tunable.empty()) out.push_back(a.name);
+  return out;
+}
+
+// Why `name` cannot appear in a shape or flops expression, or "" if it can.
+std::string unusable_in_expr(const KernelSpec& spec, const std::string& name) {
+  const ArgSpec* a = find_arg(spec, name);
+  if (!a) return "`" + name + "`, which is not an argument" + did_you_mean(name, integer_scalars(spec));
+  if (a->is_buffer()) return "`" + name + "`, which is a buffer, not a scalar";
+  if (is_floating(a->type))
+    return "`" + name + "`, a " + std::string(dtype_name(a->type)) + " scalar; only integer scalars can size things";
+  return "";
+}
+
+Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
+  bool has_output = false;
+  for (std::size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name + "`)";
+    has_output = has_output || (a.is_buffer() && a.is_written());
+    if (!a.is_buffer() && is_floating(a.type) && !a.value)
+      return Error::config(a.where.str(), context + ": a " +
+                                              std::string(dtype_name(a.type)) + " scalar needs a fixed `value`");
+    if (!a.is_buffer()) continue;
+    for (const auto& n : a.shape->names())
+      if (auto why = unusable_in_expr(spec, n); !why.empty())
+        return Error::config(a.where.str(), context + ": field `shape`: `" +
+                                                a.shape->text() + "` uses " + why);
+  }
+  if (!has_output)
+    return f.error_at("args", "no argument is written: give at least one buffer role = \"out\" or \"inout\"");
+  return Ok{};
+}
+
+Status parse_flops(const TomlFields& f, KernelSpec& spec) {
+  const toml::node* n = f.node("flops");
+  if (!n) return Ok{};
+  std::string text;
+  if (n->is_integer()) text = std::to_string(n->as_integer()->get());
+  else if (n->is_string()) text = n->as_string()->get();
+  else return f.error_at("flops", "expected an integer expression, got " + toml_type_name(*n));
+  auto expr = ShapeExpr::parse(text);
+  if (!expr) return f.error_at("flops", "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+  for (const auto& name : expr->names())
+    if (auto why = unusable_in_expr(spec, name); !why.empty())
+      return f.error_at("flops", "`" + text + "` uses " + why);
+  spec.flops = std::move(*expr);
+  return Ok{};
+}
+
+Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
+  const auto free = free_scalars(spec);
+  const toml::node* n = f.node("sizes");
+  if (!n) {
+    if (!free.empty()) return f.error_here("missing required field `sizes` (it must set `" + free.front() + "`)");
+    spec.sizes = {{}};
+    return Ok{};
+  }
+  const toml::array* arr = n->as_array();
+  if (!arr || arr->empty()) return f.error_at("sizes", "expected a non-empty array of tables like { N = 1024 }");
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::table* t = arr->get(i)->as_table();
+    std::string where = "sizes[" + std::to_string(i) + "]";
+    if (!t) return f.error_at("sizes", where + " must be a table like { N = 1024 }");
+    TomlFields entry(*t, f.file(), f.context() + ": " + where);
+    std::map<std::string, std::int64_t> binding;
+    for (const auto& [key, value] : *t) {
+      std::string name(key.str());
+      if (std::find(free.begin(), free.end(), name) == free.end()) {
+        const ArgSpec* a = find_arg(spec, name);
+        std::string why = !a ? "is not an argument" + did_you_mean(name, free)
+                          : a->is_buffer() ? "is a buffer"
+                          : !a->tunable.empty() ? "is tunable; the search sets it"
+                          : a->value ? "has a fixed `value`" : "is not an integer scalar";
+        return entry.error_at(name, "`" + name + "` " + why);
+      }
+      if (!value.is_integer()) return entry.error_at(name, "expected an integer, got " + toml_type_name(value));
+      binding[name] = value.as_integer()->get();
+    }
+    for (const auto& name : free)
+      if (!binding.count(name)) return f.error_at("sizes", where + " does not set `" + name + "`");
+    auto plan = plan_size(spec, binding);
+    if (!plan) return f.error_at("sizes", where + ": " + plan.error().message);
+    spec.sizes.push_back(std::move(binding));
+  }
+  return Ok{};
+}
+
+Status parse_tolerance(const TomlFields& f, KernelSpec& spec) {
+  spec.tolerance = {};
+  for (const auto& a : spec.args)
+    if (a.is_buffer() && a.is_written()) {
+      auto t = default_tolerance(a.type);
+      spec.tolerance.rtol = std::max(spec.tolerance.rtol, t.rtol);
+      spec.tolerance.atol = std::max(spec.tolerance.atol, t.atol);
+    }
+  const toml::node* n = f.node("tolerance");
+  if (!n) return Ok{};
+  const toml::table* t = n->as_table();
+  if (!t) return f.error_at("tolerance", "expected a table like { rtol = 1e-4, atol = 1e-5 }");
+  TomlFields tol(*t, f.file(), f.context() + ": tolerance");
+  KB_TRY(tol.check_known({"rtol", "atol"}));
+  for (const char* key : {"rtol", "atol"}) {
+    auto v = tol.number(key);
+    if (!v) return v.error();
+    if (!v->has_value()) continue;
+    if (!(**v >= 0)) return tol.error_at(key, "must be zero or positive");
+    (std::string(key) == "rtol" ? spec.tolerance.rtol : spec.tolerance.atol) = **v;
+  }
+  spec.tolerance_is_default = false;
+  return Ok{};
+}
+
+}  // namespace
+
+Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
+  KB_TRY(check_shapes(f, spec));
+  KB_TRY(parse_flops(f, spec));
+  KB_TRY(parse_sizes(f, spec));
+  KB_TRY(parse_tolerance(f, spec));
+  return Ok{};
+}
+
+}  // namespace kblaster

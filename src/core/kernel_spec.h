@@ -1,0 +1,104 @@
+// The resolved, validated description of a kernel repository: what
+// kblaster.toml and *.kblaster.toml declare (docs/config.md documents every field).
+// All paths are relative to the repository root, '/'-separated and normalised.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/shape_expr.h"
+
+namespace kblaster {
+
+// Where a value was written: "kblaster.toml:12:3".
+struct SourceLocation {
+  std::string file;  // relative to the repository root
+  int line = 0;
+  int column = 0;
+  std::string str() const {
+    return line > 0 ? file + ":" + std::to_string(line) + ":" + std::to_string(column) : file;
+  }
+};
+
+enum class ArgRole { in, out, inout };
+const char* role_name(ArgRole r);
+
+// How the harness fills an input buffer. Never zeros: they hide unwritten outputs.
+struct InitDist {
+  enum class Kind { normal, uniform, randint } kind = Kind::normal;
+  double a = 0.0;  // normal: mean; uniform/randint: low (inclusive)
+  double b = 1.0;  // normal: stddev; uniform/randint: high (exclusive for randint)
+  std::string text;  // as written, for reports
+};
+
+// One launcher parameter, in launcher order. A buffer has a shape; a scalar does not.
+struct ArgSpec {
+  std::string name;
+  DType type = DType::f32;
+  ArgRole role = ArgRole::in;
+  std::optional<ShapeExpr> shape;     // element count; present for buffers only
+  InitDist init;                      // buffers with role in/inout
+  std::optional<double> value;        // a scalar fixed for every size
+  std::vector<std::int64_t> tunable;  // a scalar the search may set; first is the default
+  SourceLocation where;
+
+  bool is_buffer() const { return shape.has_value(); }
+  bool is_read() const { return role != ArgRole::out; }
+  bool is_written() const { return role != ArgRole::in; }
+};
+
+// The function outputs are checked against.
+struct ReferenceSpec {
+  enum class Kind {
+    cpu,            // a host function in .c/.cc/.cpp with the launcher's parameters
+    gpu,            // a trusted launcher in a .cu file
+    base_revision,  // the kernel's own source at the base revision
+  } kind = Kind::base_revision;
+  std::string path;      // empty for base_revision
+  std::string function;  // may be namespace-qualified
+};
+const char* reference_kind_name(ReferenceSpec::Kind k);
+
+// A preprocessor macro the search may set (-DNAME=VALUE); the first value is the default.
+struct MacroTunable {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+struct KernelSpec {
+  std::string name;
+  std::string source;    // the file the search may rewrite
+  std::string launcher;  // host function in `source`, may be "ns::fn"
+  ReferenceSpec reference;
+  std::vector<ArgSpec> args;
+  // One binding of the integer scalars per entry; the first is timed, all are verified.
+  std::vector<std::map<std::string, std::int64_t>> sizes;
+  Tolerance tolerance;                 // resolved: explicit, or the loosest default of the outputs
+  bool tolerance_is_default = true;
+  std::optional<ShapeExpr> flops;      // floating-point operations per launch, if declared
+  std::vector<MacroTunable> tunables;  // -D macros
+  bool stream = false;                 // launcher takes a trailing cudaStream_t
+  std::vector<std::string> include_dirs;  // project dirs, then the kernel's own
+  std::vector<std::string> nvcc_flags;    // project flags, then the kernel's own
+  SourceLocation where;                   // the [[kernel]] table
+};
+
+struct ProjectConfig {
+  std::string arch = "auto";  // "auto" = the GPU present (sm_90 when there is none), or "sm_NN"
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> nvcc_flags = {"-O3", "-std=c++17"};
+  std::vector<std::string> spec_globs = {"**/*.kblaster.toml"};
+};
+
+// Everything loaded from one repository.
+struct Config {
+  ProjectConfig project;
+  std::vector<KernelSpec> kernels;      // in file order, kblaster.toml first
+  std::vector<std::string> spec_files;  // every file read, kblaster.toml first
+};
+
+}  // namespace kblaster

@@ -1,0 +1,169 @@
+#include "core/kernel_spec_parser.h"
+
+#include <regex>
+
+#include "core/arg_spec_parser.h"
+#include "core/kernel_rules.h"
+#include "core/suggest.h"
+#include "core/toml_fields.h"
+
+namespace kblaster {
+namespace {
+
+const std::vector<std::string> kKernelFields = {
+    "name",  "source",    "launcher", "reference", "args",       "sizes",
+    "flops", "tolerance", "tunables", "stream",    "nvcc_flags", "include_dirs"};
+
+bool is_qualified_identifier(const std::string& s) {
+  static const std::regex re("(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
+  return std::regex_match(s, re);
+}
+
+Result<std::string> existing_path(const TomlFields& f, const std::string& key, const std::string& text,
+                                  const SourceTree& tree, bool want_directory) {
+  auto path = resolve_beside(f.file(), text);
+  if (!path) return f.error_at(key, "`" + text + "` must be a relative path inside the repository");
+  bool found = want_directory ? tree.is_directory(*path) : tree.is_file(*path);
+  if (!found)
+    return f.error_at(key, std::string(want_directory ? "directory" : "file") + " `" + *path +
+                               "` does not exist");
+  return *path;
+}
+
+Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tree) {
+  auto text = f.string("reference");
+  if (!text) return text.error();
+  if (!text->has_value()) return ReferenceSpec{};
+  static const std::regex re(R"(([^:]+):((::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*))");
+  std::smatch m;
+  if (!std::regex_match(**text, m, re))
+    return f.error_at("reference", "expected \"path/file.cpp:function\", got `" + **text + "`");
+  ReferenceSpec ref;
+  std::string path = m[1], ext = path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
+  if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx") ref.kind = ReferenceSpec::Kind::cpu;
+  else if (ext == ".cu") ref.kind = ReferenceSpec::Kind::gpu;
+  else return f.error_at("reference", "`" + path + "` must be a .c/.cc/.cpp file (CPU reference) or a .cu file (GPU reference)");
+  auto resolved = existing_path(f, "reference", path, tree, false);
+  if (!resolved) return resolved.error();
+  ref.path = *resolved;
+  ref.function = m[2];
+  return ref;
+}
+
+Result<std::vector<ArgSpec>> parse_args(const TomlFields& f) {
+  const toml::node* n = f.node("args");
+  if (!n) return f.error_here("missing required field `args`");
+  const toml::array* arr = n->as_array();
+  if (!arr || arr->empty()) return f.error_at("args", "expected a non-empty array of argument tables");
+  std::vector<ArgSpec> args;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::table* t = arr->get(i)->as_table();
+    if (!t) return f.error_at("args", "args[" + std::to_string(i) + "] must be a table like { name = \"x\", type = \"f32\" }");
+    auto arg = parse_arg(*t, f.file(), f.context(), i);
+    if (!arg) return arg.error();
+    for (const auto& prior : args)
+      if (prior.name == arg->name)
+        return Error::config(arg->where.str(), f.context() + ": args[" + std::to_string(i) +
+                                                   "]: duplicate argument name `" + arg->name + "`");
+    args.push_back(std::move(*arg));
+  }
+  return args;
+}
+
+Result<std::vector<MacroTunable>> parse_tunables(const TomlFields& f) {
+  std::vector<MacroTunable> out;
+  const toml::node* n = f.node("tunables");
+  if (!n) return out;
+  const toml::table* t = n->as_table();
+  if (!t) return f.error_at("tunables", "expected a table like { BLOCK = [128, 256] }");
+  static const std::regex macro("[A-Za-z_][A-Za-z0-9_]*");
+  for (const auto& [key, value] : *t) {
+    MacroTunable m{std::string(key.str()), {}};
+    if (!std::regex_match(m.name, macro)) return f.error_at("tunables", "`" + m.name + "` is not a macro name");
+    const toml::array* arr = value.as_array();
+    if (!arr || arr->empty()) return f.error_at("tunables", "`" + m.name + "` needs a non-empty array of values");
+    for (const auto& v : *arr) {
+      if (v.is_integer()) m.values.push_back(std::to_string(v.as_integer()->get()));
+      else if (v.is_string()) m.values.push_back(v.as_string()->get());
+      else return f.error_at("tunables", "`" + m.name + "` values must be integers or strings, got " + toml_type_name(v));
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> parse_dirs(const TomlFields& f, const SourceTree& tree) {
+  auto dirs = f.string_list("include_dirs");
+  if (!dirs) return dirs.error();
+  std::vector<std::string> out;
+  for (const auto& d : *dirs) {
+    auto p = existing_path(f, "include_dirs", d, tree, true);
+    if (!p) return p.error();
+    out.push_back(*p);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& file, std::size_t index,
+                                const ProjectConfig& project, const SourceTree& tree) {
+  // Name the kernel in messages as soon as possible, even before `name` is validated.
+  const toml::node* given = table.get("name");
+  std::string label = given && given->is_string() ? "kernel `" + given->as_string()->get() + "`"
+                                                  : "kernel[" + std::to_string(index) + "]";
+  TomlFields unnamed(table, file, label);
+  KB_TRY(unnamed.check_known(kKernelFields));
+  KernelSpec spec;
+  spec.where = unnamed.location();
+  auto name = unnamed.required_string("name");
+  if (!name) return name.error();
+  static const std::regex name_re("[A-Za-z0-9_.-]+");
+  if (!std::regex_match(*name, name_re))
+    return unnamed.error_at("name", "`" + *name + "` may only use letters, digits, '_', '.' and '-'");
+  spec.name = *name;
+  TomlFields f(table, file, "kernel `" + spec.name + "`");
+
+  auto source = f.required_string("source");
+  if (!source) return source.error();
+  auto source_path = existing_path(f, "source", *source, tree, false);
+  if (!source_path) return source_path.error();
+  spec.source = *source_path;
+
+  auto launcher = f.required_string("launcher");
+  if (!launcher) return launcher.error();
+  if (!is_qualified_identifier(*launcher))
+    return f.error_at("launcher", "`" + *launcher + "` is not a function name (e.g. `launch` or `ns::launch`)");
+  spec.launcher = *launcher;
+
+  auto ref = parse_reference(f, tree);
+  if (!ref) return ref.error();
+  spec.reference = *ref;
+
+  auto args = parse_args(f);
+  if (!args) return args.error();
+  spec.args = std::move(*args);
+
+  auto tunables = parse_tunables(f);
+  if (!tunables) return tunables.error();
+  spec.tunables = std::move(*tunables);
+
+  auto stream = f.boolean("stream");
+  if (!stream) return stream.error();
+  spec.stream = stream->value_or(false);
+
+  auto flags = f.string_list("nvcc_flags");
+  if (!flags) return flags.error();
+  spec.nvcc_flags = project.nvcc_flags;
+  spec.nvcc_flags.insert(spec.nvcc_flags.end(), flags->begin(), flags->end());
+
+  auto dirs = parse_dirs(f, tree);
+  if (!dirs) return dirs.error();
+  spec.include_dirs = project.include_dirs;
+  spec.include_dirs.insert(spec.include_dirs.end(), dirs->begin(), dirs->end());
+
+  KB_TRY(apply_kernel_rules(f, spec));
+  return spec;
+}
+
+}  // namespace kblaster

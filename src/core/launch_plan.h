@@ -1,0 +1,52 @@
+// What one launch of a kernel must do at each declared size: the element count
+// of every buffer, the fewest bytes it must move, and its FLOPs where declared.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "core/status.h"
+
+namespace kblaster {
+
+struct BufferPlan {
+  std::string name;
+  DType type = DType::f32;
+  ArgRole role = ArgRole::in;
+  std::int64_t elements = 0;
+  std::int64_t bytes = 0;
+};
+
+struct SizePlan {
+  std::map<std::string, std::int64_t> scalars;  // every integer scalar's value at this size
+  std::vector<BufferPlan> buffers;              // in argument order
+  std::int64_t bytes_read = 0;     // each read buffer read once
+  std::int64_t bytes_written = 0;  // each written buffer written once
+  std::optional<std::int64_t> flops;
+
+  // The roofline floor's numerator: bytes read plus bytes written.
+  std::int64_t min_bytes() const { return bytes_read + bytes_written; }
+};
+
+struct KernelPlan {
+  std::string kernel;
+  std::vector<SizePlan> sizes;  // sizes[0] is the timed one
+};
+
+// The integer scalars of `spec` bound for one entry of `sizes`: the entry's
+// values, fixed integer `value`s, and each tunable argument's default.
+std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
+                                                 const std::map<std::string, std::int64_t>& size);
+
+// Evaluates every shape (and flops) at one binding. Fails, naming the argument,
+// on overflow, a negative count, or a byte total beyond int64.
+Result<SizePlan> plan_size(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size);
+
+// plan_size for every entry of spec.sizes; the Error's message names the entry.
+Result<KernelPlan> plan_kernel(const KernelSpec& spec);
+
+}  // namespace kblaster

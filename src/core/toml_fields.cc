@@ -1,0 +1,102 @@
+#include "core/toml_fields.h"
+
+#include <algorithm>
+
+#include "core/suggest.h"
+
+namespace kblaster {
+
+std::string toml_type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    case toml::node_type::date:
+    case toml::node_type::time:
+    case toml::node_type::date_time: return "a date/time";
+    case toml::node_type::none: break;
+  }
+  return "nothing";
+}
+
+TomlFields::TomlFields(const toml::table& table, std::string file, std::string context)
+    : table_(table), file_(std::move(file)), context_(std::move(context)) {}
+
+SourceLocation TomlFields::locate(const toml::source_region& region) const {
+  return {file_, static_cast<int>(region.begin.line), static_cast<int>(region.begin.column)};
+}
+
+SourceLocation TomlFields::location_of(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  return n ? locate(n->source()) : location();
+}
+
+Error TomlFields::error_at(const std::string& key, const std::string& message) const {
+  return Error::config(location_of(key).str(), context_ + ": field `" + key + "`: " + message);
+}
+
+Error TomlFields::error_here(const std::string& message) const {
+  return Error::config(location().str(), context_ + ": " + message);
+}
+
+Status TomlFields::check_known(const std::vector<std::string>& known) const {
+  for (const auto& [key, value] : table_) {
+    std::string name(key.str());
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    return Error::config(locate(key.source()).str(),
+                         context_ + ": unknown field `" + name + "`" + did_you_mean(name, known));
+  }
+  return Ok{};
+}
+
+Result<std::optional<std::string>> TomlFields::string(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return std::optional<std::string>{};
+  if (auto s = n->value<std::string>(); s && n->is_string()) return std::optional<std::string>(*s);
+  return error_at(key, "expected a string, got " + toml_type_name(*n));
+}
+
+Result<std::string> TomlFields::required_string(const std::string& key) const {
+  auto s = string(key);
+  if (!s) return s.error();
+  if (!s->has_value()) return error_here("missing required field `" + key + "`");
+  if ((*s)->empty()) return error_at(key, "must not be empty");
+  return **s;
+}
+
+Result<std::optional<bool>> TomlFields::boolean(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return std::optional<bool>{};
+  if (!n->is_boolean()) return error_at(key, "expected true or false, got " + toml_type_name(*n));
+  return std::optional<bool>(n->as_boolean()->get());
+}
+
+Result<std::optional<double>> TomlFields::number(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return std::optional<double>{};
+  if (n->is_integer()) return std::optional<double>(static_cast<double>(n->as_integer()->get()));
+  if (n->is_floating_point()) return std::optional<double>(n->as_floating_point()->get());
+  return error_at(key, "expected a number, got " + toml_type_name(*n));
+}
+
+Result<std::vector<std::string>> TomlFields::string_list(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return std::vector<std::string>{};
+  const toml::array* arr = n->as_array();
+  if (!arr) return error_at(key, "expected an array of strings, got " + toml_type_name(*n));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::node& item = *arr->get(i);
+    if (!item.is_string())
+      return Error::config(locate(item.source()).str(),
+                           context_ + ": field `" + key + "`[" + std::to_string(i) +
+                               "]: expected a string, got " + toml_type_name(item));
+    out.push_back(item.as_string()->get());
+  }
+  return out;
+}
+
+}  // namespace kblaster

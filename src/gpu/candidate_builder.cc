@@ -1,0 +1,165 @@
+#include "gpu/candidate_builder.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "core/include_scan.h"
+#include "gpu/shim.h"
+
+namespace kblaster {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Reads repository files under `root`, each at most once, so the scan and the
+// cache key see the same bytes.
+SourceReader tree_reader(const fs::path& root) {
+  auto seen = std::make_shared<std::map<std::string, std::optional<std::string>>>();
+  return [root, seen](const std::string& path) -> std::optional<std::string> {
+    if (auto it = seen->find(path); it != seen->end()) return it->second;
+    std::optional<std::string> text;
+    std::error_code ec;
+    if (fs::is_regular_file(root / path, ec)) {
+      std::ifstream in(root / path, std::ios::binary);
+      std::ostringstream buffer;
+      buffer << in.rdbuf();
+      if (in) text = buffer.str();
+    }
+    return seen->emplace(path, text).first->second;
+  };
+}
+
+// -D values: each tunable's requested or first value, then other requested macros.
+std::vector<std::string> resolve_defines(const KernelSpec& spec, const BuildRequest& request) {
+  std::vector<std::string> defines;
+  std::map<std::string, std::string> rest = request.macros;
+  for (const auto& t : spec.tunables) {
+    auto it = rest.find(t.name);
+    if (it != rest.end()) {
+      defines.push_back(t.name + "=" + it->second);
+      rest.erase(it);
+    } else if (!t.values.empty()) {
+      defines.push_back(t.name + "=" + t.values.front());
+    }
+  }
+  for (const auto& [name, value] : rest) defines.push_back(name + "=" + value);
+  return defines;
+}
+
+// Failures whose first error is in the shim (or an undefined launcher at link
+// time) are the launcher's; the rest are the user's code.
+void classify_failure(const KernelSpec& spec, const fs::path& shim, int exit_code,
+                      BuildResult& result) {
+  const Diagnostic* first = nullptr;
+  for (const auto& d : result.diagnostics)
+    if (d.severity == Diagnostic::Severity::error) {
+      first = &d;
+      break;
+    }
+  const bool in_shim = first && (fs::path(first->file).lexically_normal() == shim.lexically_normal() ||
+                                 first->message.find("kblaster_entry") != std::string::npos);
+  result.outcome = in_shim ? BuildOutcome::launcher_mismatch : BuildOutcome::compile_error;
+  if (in_shim)
+    result.summary = "launcher '" + spec.launcher + "' cannot be called as " +
+                     launcher_signature(spec) + " (input buffers may be T* or const T*): " +
+                     first->message;
+  else if (first)
+    result.summary = "compile error: " + first->str();
+  else
+    result.summary = "compile failed (exit code " + std::to_string(exit_code) + ")";
+}
+
+void make_repo_relative(std::vector<Diagnostic>& diagnostics, const fs::path& root) {
+  for (auto& d : diagnostics) {
+    const fs::path file(d.file);
+    if (!file.is_absolute()) continue;
+    const fs::path relative = file.lexically_normal().lexically_relative(root.lexically_normal());
+    if (!relative.empty() && *relative.begin() != "..") d.file = relative.generic_string();
+  }
+}
+
+Status write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return Error::io("cannot write " + path.string());
+  return Ok{};
+}
+
+}  // namespace
+
+const char* build_outcome_name(BuildOutcome outcome) {
+  switch (outcome) {
+    case BuildOutcome::built: return "built";
+    case BuildOutcome::cache_hit: return "cache_hit";
+    case BuildOutcome::compile_error: return "compile_error";
+    case BuildOutcome::launcher_mismatch: return "launcher_mismatch";
+    case BuildOutcome::source_missing: return "source_missing";
+  }
+  return "unknown";
+}
+
+Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildRequest& request) {
+  BuildResult result;
+  const fs::path root = request.repo_root;
+  const SourceReader read = tree_reader(root);
+  const auto source_text = read(spec.source);
+  if (!source_text) {
+    result.outcome = BuildOutcome::source_missing;
+    result.summary = "source " + spec.source + " of kernel '" + spec.name + "' not found under " +
+                     root.string();
+    return result;
+  }
+
+  CacheKeyInputs key{generate_shim(spec, spec.source), {{spec.source, *source_text}},
+                     spec.include_dirs, spec.nvcc_flags, resolve_defines(spec, request),
+                     request.arch, compiler_.version()};
+  key.flags.insert(key.flags.end(), request.extra_flags.begin(), request.extra_flags.end());
+  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
+    key.files.emplace_back(path, *read(path));
+  auto cache_key = compute_cache_key(key);
+  if (!cache_key) return cache_key.error();
+  result.cache_key = *cache_key;
+  if (auto hit = cache_.lookup(result.cache_key); hit.status == CacheStatus::hit) {
+    result.outcome = BuildOutcome::cache_hit;
+    result.object = hit.object;
+    result.summary = "cache hit";
+    return result;
+  }
+
+  const fs::path work = fs::absolute(work_dir_);
+  std::error_code ec;
+  fs::create_directories(work, ec);
+  if (ec) return Error::io("cannot create " + work.string() + ": " + ec.message());
+  const std::string stem = result.cache_key.substr(0, 16);
+  CompileJob job{work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines,
+                 key.flags};
+  for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
+  KB_TRY(write_file(job.source, generate_shim(spec, (root / spec.source).string())));
+
+  auto compiled = compiler_.compile(job);
+  if (!compiled) return compiled.error();
+  result.log = std::move(compiled->log);
+  result.seconds = compiled->seconds;
+  result.diagnostics = parse_diagnostics(result.log);
+  if (compiled->exit_code != 0) {
+    classify_failure(spec, job.source, compiled->exit_code, result);
+    make_repo_relative(result.diagnostics, root);
+    fs::remove(job.output, ec);
+    return result;
+  }
+  make_repo_relative(result.diagnostics, root);
+  auto stored = cache_.store(result.cache_key, job.output);
+  fs::remove(job.output, ec);
+  fs::remove(job.source, ec);
+  if (!stored) return stored.error();
+  result.object = *stored;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", result.seconds);
+  result.summary = std::string("built in ") + seconds + " s";
+  return result;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,75 @@
+// The CUDA compiler behind a narrow interface: turns one generated shim into a
+// shared object the harness can dlopen. Tests may substitute a fake Compiler.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace kblaster {
+
+// One compilation of a shim into a shared object.
+struct CompileJob {
+  std::filesystem::path source;  // the shim (.cu)
+  std::filesystem::path output;  // the .so to write; its directory must exist
+  std::string arch = "sm_90";
+  std::vector<std::filesystem::path> include_dirs;  // absolute
+  std::vector<std::string> defines;                 // "NAME=VALUE" or "NAME"
+  std::vector<std::string> flags;                   // the user's flags, after kblaster's own
+  double timeout_seconds = 600.0;                   // a hung compiler counts as a failed compile
+};
+
+struct CompileOutput {
+  int exit_code = 0;  // 0 = the object was written
+  std::string log;    // everything the compiler printed
+  double seconds = 0.0;
+};
+
+class Compiler {
+ public:
+  virtual ~Compiler() = default;
+  // Runs the compilation. A compiler that rejects the code is a CompileOutput
+  // with a non-zero exit code; only a compiler that cannot run is an Error.
+  virtual Result<CompileOutput> compile(const CompileJob& job) = 0;
+  // Identifies the compiler build; part of every cache key.
+  virtual const std::string& version() const = 0;
+};
+
+// Reads one environment variable; nullopt when unset. Passed in so tests can
+// control where nvcc is looked for.
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
+// The real process environment (getenv).
+std::optional<std::string> process_environment(const std::string& name);
+
+// nvcc, building position-independent shared objects with a private, static
+// cudart (compiler.cc says why). Stateless between compiles; thread-safe.
+class NvccCompiler final : public Compiler {
+ public:
+  // Looks for nvcc at $KBLASTER_NVCC (which, when set, must work), then on
+  // $PATH, then in $CUDA_HOME/bin, then in `fallback_dirs`. Error::environment
+  // says where it looked and how to install or point at nvcc.
+  static Result<NvccCompiler> find(
+      const EnvironmentLookup& env = process_environment,
+      const std::vector<std::filesystem::path>& fallback_dirs = {"/usr/local/cuda/bin"});
+  // Uses the nvcc at `nvcc`; Error::environment if `nvcc --version` fails.
+  static Result<NvccCompiler> at(const std::filesystem::path& nvcc);
+
+  Result<CompileOutput> compile(const CompileJob& job) override;
+  // The "release X.Y, VX.Y.Z" part of `nvcc --version`.
+  const std::string& version() const override { return version_; }
+  const std::filesystem::path& path() const { return path_; }
+  // The argv compile() runs for `job`.
+  std::vector<std::string> command(const CompileJob& job) const;
+
+ private:
+  NvccCompiler(std::filesystem::path path, std::string version)
+      : path_(std::move(path)), version_(std::move(version)) {}
+  std::filesystem::path path_;
+  std::string version_;
+};
+
+}  // namespace kblaster

@@ -1,0 +1,178 @@
+#include "gpu/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+extern char** environ;
+
+namespace kblaster {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Error spawn_error(const std::string& program, const std::string& what, int err) {
+  return Error::environment("cannot run '" + program + "': " + what + ": " + std::strerror(err));
+}
+
+// Owns a file descriptor. Copy deleted: two owners would close it twice.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
+  ~FileDescriptor() { reset(); }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Owns posix_spawn's two attribute objects. Copy deleted: they hold malloc'd state.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  int init_error = 0;
+  SpawnSetup() {
+    if ((init_error = posix_spawn_file_actions_init(&actions)) != 0) return;
+    if ((init_error = posix_spawnattr_init(&attr)) != 0) posix_spawn_file_actions_destroy(&actions);
+  }
+  ~SpawnSetup() {
+    if (init_error != 0) return;
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+// A started child in its own process group. If it is still running when this
+// dies (an early error return), the group is killed and the child reaped.
+// Copy deleted: only one owner may reap it.
+class Child {
+ public:
+  explicit Child(pid_t pid) : pid_(pid) {}
+  ~Child() {
+    if (pid_ <= 0) return;
+    kill_group();
+    wait();
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  void kill_group() { ::kill(-pid_, SIGKILL); }
+  // Reaps the child; returns its exit code (128 + signal when killed).
+  int wait() {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  }
+
+ private:
+  pid_t pid_;
+};
+
+// Fills in the spawn actions and attributes; returns the failing call's error.
+int prepare(SpawnSetup& s, int pipe_write, const ProcessOptions& options) {
+  if (s.init_error != 0) return s.init_error;
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (int e = posix_spawnattr_setflags(&s.attr, flags)) return e;
+  if (int e = posix_spawnattr_setpgroup(&s.attr, 0)) return e;
+  if (int e = posix_spawnattr_setsigmask(&s.attr, &none)) return e;
+  if (int e = posix_spawnattr_setsigdefault(&s.attr, &all)) return e;
+  if (int e = posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0)) return e;
+  if (int e = posix_spawn_file_actions_adddup2(&s.actions, pipe_write, 1)) return e;
+  if (int e = posix_spawn_file_actions_adddup2(&s.actions, pipe_write, 2)) return e;
+  if (!options.working_dir.empty())
+    if (int e = posix_spawn_file_actions_addchdir_np(&s.actions, options.working_dir.c_str())) return e;
+  return 0;
+}
+
+// Reads `fd` to end of file. Past `deadline` it kills the group once and marks
+// the result timed out; the pipe then closes as the group dies.
+Status drain(int fd, Child& child, std::optional<Clock::time_point> deadline, ProcessResult& out) {
+  char buffer[65536];
+  for (;;) {
+    int wait_ms = -1;
+    if (deadline && !out.timed_out) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+      wait_ms = static_cast<int>(std::max<long long>(0, left));
+    }
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return Error::environment(std::string("poll failed: ") + std::strerror(errno));
+    if (ready == 0) {
+      child.kill_group();
+      out.timed_out = true;
+      continue;
+    }
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::environment(std::string("read failed: ") + std::strerror(errno));
+    if (n == 0) return Ok{};
+    out.output.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+Result<ProcessResult> run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  if (argv.empty()) return Error::internal("run_process: empty argv");
+  const std::string& program = argv[0];
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return spawn_error(program, "pipe", errno);
+  FileDescriptor read_end(fds[0]), write_end(fds[1]);
+
+  SpawnSetup setup;
+  if (int e = prepare(setup, write_end.get(), options)) return spawn_error(program, "spawn setup", e);
+
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<char*> env;
+  if (options.environment) {
+    for (const auto& e : *options.environment) env.push_back(const_cast<char*>(e.c_str()));
+    env.push_back(nullptr);
+  }
+  // A relative path with a '/' means the caller's directory, not working_dir.
+  const std::string path = program.find('/') != std::string::npos
+                               ? std::filesystem::absolute(program).string()
+                               : program;
+
+  const auto start = Clock::now();
+  pid_t pid = 0;
+  const int e = ::posix_spawnp(&pid, path.c_str(), &setup.actions, &setup.attr, args.data(),
+                               options.environment ? env.data() : environ);
+  if (e != 0) return spawn_error(program, "spawn", e);
+  Child child(pid);
+  write_end.reset();  // the child holds the only write end now, so EOF means it is gone
+
+  ProcessResult result;
+  std::optional<Clock::time_point> deadline;
+  if (options.timeout_seconds)
+    deadline = start + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(*options.timeout_seconds));
+  KB_TRY(drain(read_end.get(), child, deadline, result));
+  result.exit_code = child.wait();
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace kblaster

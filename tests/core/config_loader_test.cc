@@ -1,0 +1,122 @@
+#include "core/config_loader.h"
+
+#include <gtest/gtest.h>
+
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using testing::TempDir;
+
+// A repository with a kernel source, a reference and a header, plus whatever
+// kblaster.toml (and other files) the test supplies.
+struct Repo {
+  TempDir dir;
+  explicit Repo(const std::string& config) {
+    dir.write("k/scale.cu", "__global__ void k() {}\nvoid scale(float*, float*, int) {}\n");
+    dir.write("k/scale_ref.cpp", "void scale_ref(float*, const float*, int) {}\n");
+    dir.write("include/common.cuh", "#pragma once\n");
+    dir.write("kblaster.toml", config);
+  }
+  Result<Config> load() const { return load_config(DirectoryTree(dir.path())); }
+};
+
+const char* kKernelHead = R"([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+)";
+
+const char* kArgs = R"(args = [
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "inp", type = "f32", shape = "N" },
+  { name = "N", type = "i32" },
+]
+)";
+
+const char* kSizes = "sizes = [ { N = 1024 }, { N = 7 } ]\n";
+
+TEST(ConfigLoader, LoadsAValidKernel) {
+  Repo repo(std::string("[project]\ninclude_dirs = [\"include\"]\n\n") + kKernelHead +
+            "reference = \"k/scale_ref.cpp:scale_ref\"\n" + kArgs + kSizes);
+  auto config = repo.load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  ASSERT_EQ(config->kernels.size(), 1u);
+  const KernelSpec& k = config->kernels[0];
+  EXPECT_EQ(k.name, "scale");
+  EXPECT_EQ(k.source, "k/scale.cu");
+  EXPECT_EQ(k.reference.kind, ReferenceSpec::Kind::cpu);
+  EXPECT_EQ(k.reference.path, "k/scale_ref.cpp");
+  EXPECT_EQ(k.reference.function, "scale_ref");
+  ASSERT_EQ(k.args.size(), 3u);
+  EXPECT_EQ(k.args[0].role, ArgRole::out);
+  EXPECT_FALSE(k.args[2].is_buffer());
+  EXPECT_EQ(k.sizes.size(), 2u);
+  EXPECT_EQ(k.sizes[1].at("N"), 7);
+  EXPECT_DOUBLE_EQ(k.tolerance.rtol, 1e-4);
+  EXPECT_TRUE(k.tolerance_is_default);
+  EXPECT_EQ(k.include_dirs, std::vector<std::string>{"include"});
+  EXPECT_EQ(k.nvcc_flags, (std::vector<std::string>{"-O3", "-std=c++17"}));
+  EXPECT_EQ(k.where.str(), "kblaster.toml:4:1");
+}
+
+TEST(ConfigLoader, DiscoversSpecFilesAndResolvesPathsBesideThem) {
+  Repo repo(std::string(kKernelHead) + kArgs + kSizes);
+  repo.dir.write("k/sub/other.kblaster.toml", R"TOML([[kernel]]
+name = "other"
+source = "../scale.cu"
+launcher = "scale"
+reference = "../scale_ref.cpp:ns::scale_ref"
+tolerance = { rtol = 1e-3 }
+args = [ { name = "out", type = "bf16", shape = "4", role = "inout", init = "uniform(-1,1)" } ]
+)TOML");
+  auto config = repo.load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  ASSERT_EQ(config->kernels.size(), 2u);
+  const KernelSpec& k = config->kernels[1];
+  EXPECT_EQ(k.source, "k/scale.cu");
+  EXPECT_EQ(k.reference.function, "ns::scale_ref");
+  EXPECT_EQ(k.sizes.size(), 1u) << "no free scalars: one implicit size";
+  EXPECT_DOUBLE_EQ(k.tolerance.rtol, 1e-3);
+  EXPECT_DOUBLE_EQ(k.tolerance.atol, 1e-2) << "unset atol keeps the bf16 default";
+  EXPECT_FALSE(k.tolerance_is_default);
+  EXPECT_EQ(config->spec_files, (std::vector<std::string>{"kblaster.toml", "k/sub/other.kblaster.toml"}));
+}
+
+struct Malformed {
+  const char* label;
+  std::string config;
+  std::string where;
+  std::string message;
+};
+
+std::ostream& operator<<(std::ostream& os, const Malformed& m) { return os << m.label; }
+
+class MalformedConfig : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(MalformedConfig, ReportsTheExactErrorAndLocation) {
+  const Malformed& m = GetParam();
+  Repo repo(m.config);
+  auto config = repo.load();
+  ASSERT_FALSE(config.ok()) << "expected an error for " << m.label;
+  EXPECT_EQ(config.error().kind, ErrorKind::config);
+  EXPECT_EQ(config.error().where, m.where);
+  EXPECT_EQ(config.error().message, m.message);
+}
+
+std::string head() { return kKernelHead; }
+std::string args() { return kArgs; }
+std::string sizes() { return kSizes; }
+
+std::vector<Malformed> malformed_cases() {
+  return {
+#include "config_cases.inc"
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, MalformedConfig, ::testing::ValuesIn(malformed_cases()),
+                         [](const auto& info) { return std::string(info.param.label); });
+
+}  // namespace
+}  // namespace kblaster

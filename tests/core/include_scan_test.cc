@@ -1,0 +1,98 @@
+#include "core/include_scan.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace kblaster {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// An in-memory repository that records every path it was asked for.
+struct FakeTree {
+  std::map<std::string, std::string> files;
+  std::vector<std::string> asked;
+
+  SourceReader reader() {
+    return [this](const std::string& path) -> std::optional<std::string> {
+      asked.push_back(path);
+      auto it = files.find(path);
+      if (it == files.end()) return std::nullopt;
+      return it->second;
+    };
+  }
+};
+
+TEST(IncludeScan, FindsDirectivesOutsideComments) {
+  const auto found = find_include_directives(
+      "#include \"a.h\"\n"
+      "  #  include <b/c.h>  // trailing\n"
+      "// #include \"commented.h\"\n"
+      "/* #include \"block.h\"\n"
+      "#include \"still_block.h\" */ #include \"after_block.h\"\n"
+      "const char* s = \"/* not a comment\";\n"
+      "#include \"d.h\"\n"
+      "#include_next <e.h>\n"
+      "// continued \\\n"
+      "#include \"continued.h\"\n");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].target, "a.h");
+  EXPECT_EQ(found[0].form, IncludeDirective::Form::quoted);
+  EXPECT_EQ(found[1].target, "b/c.h");
+  EXPECT_EQ(found[1].form, IncludeDirective::Form::angled);
+  EXPECT_EQ(found[2].target, "d.h");
+}
+
+TEST(IncludeScan, NormalizesPaths) {
+  EXPECT_EQ(normalize_repo_path("a/./b/../c.h"), "a/c.h");
+  EXPECT_EQ(normalize_repo_path("include//x.h"), "include/x.h");
+  EXPECT_EQ(normalize_repo_path("./x.h"), "x.h");
+  EXPECT_EQ(normalize_repo_path("../x.h"), std::nullopt);
+  EXPECT_EQ(normalize_repo_path("a/../../x.h"), std::nullopt);
+  EXPECT_EQ(normalize_repo_path("/usr/include/x.h"), std::nullopt);
+}
+
+TEST(IncludeScan, ResolvesQuotedRelativeFirstThenIncludeDirs) {
+  FakeTree tree;
+  tree.files = {
+      {"kernels/k.cu", "#include \"common.h\"\n#include \"util/math.h\"\n#include <cuda_runtime.h>\n"},
+      {"kernels/common.h", "#include \"../include/shared.h\"\n"},
+      {"include/common.h", "// shadowed by kernels/common.h\n"},
+      {"include/util/math.h", "#include <util/detail.h>\n"},
+      {"include/util/detail.h", "#include \"math.h\"\n"},  // a cycle back to math.h
+      {"include/shared.h", ""},
+  };
+  EXPECT_THAT(scan_includes("kernels/k.cu", {"include"}, tree.reader()),
+              ElementsAre("kernels/common.h", "include/shared.h", "include/util/math.h",
+                          "include/util/detail.h"));
+}
+
+TEST(IncludeScan, AngledIncludesSkipTheIncludingDirectory) {
+  FakeTree tree;
+  tree.files = {{"k.cu", "#include <local.h>\n"}, {"local.h", ""}};
+  EXPECT_THAT(scan_includes("k.cu", {}, tree.reader()), IsEmpty());
+  EXPECT_THAT(scan_includes("k.cu", {"."}, tree.reader()), ElementsAre("local.h"));
+}
+
+TEST(IncludeScan, SkipsSystemHeadersAndPathsOutsideTheRepo) {
+  FakeTree tree;
+  tree.files = {{"k.cu", "#include <vector>\n#include \"../outside.h\"\n#include \"/abs.h\"\n"}};
+  EXPECT_THAT(scan_includes("k.cu", {"include"}, tree.reader()), IsEmpty());
+  for (const auto& asked : tree.asked) EXPECT_FALSE(asked.starts_with("..")) << asked;
+}
+
+TEST(IncludeScan, MissingSourceGivesNothingAndEachFileIsReadOnce) {
+  FakeTree tree;
+  EXPECT_THAT(scan_includes("nope.cu", {}, tree.reader()), IsEmpty());
+  tree.files = {{"a.cu", "#include \"h.h\"\n#include \"h.h\"\n"}, {"h.h", "#include \"a.cu\"\n"}};
+  tree.asked.clear();
+  EXPECT_THAT(scan_includes("a.cu", {}, tree.reader()), ElementsAre("h.h"));
+  EXPECT_EQ(std::count(tree.asked.begin(), tree.asked.end(), "h.h"), 1);
+}
+
+}  // namespace
+}  // namespace kblaster

@@ -1,0 +1,85 @@
+#include "core/shape_expr.h"
+
+#include <gtest/gtest.h>
+
+namespace kblaster {
+namespace {
+
+std::int64_t eval_ok(const std::string& text, std::map<std::string, std::int64_t> scalars = {}) {
+  auto e = ShapeExpr::parse(text);
+  EXPECT_TRUE(e.ok()) << text << ": " << (e.ok() ? "" : e.error().describe());
+  auto v = e->evaluate(scalars);
+  EXPECT_TRUE(v.ok()) << text << ": " << (v.ok() ? "" : v.error().describe());
+  return v.ok() ? *v : -1;
+}
+
+TEST(ShapeExpr, EvaluatesWithPrecedenceAndParentheses) {
+  EXPECT_EQ(eval_ok("N*C", {{"N", 8192}, {"C", 768}}), 8192 * 768);
+  EXPECT_EQ(eval_ok("2 + 3 * 4"), 14);
+  EXPECT_EQ(eval_ok("(2 + 3) * 4"), 20);
+  EXPECT_EQ(eval_ok("(N + 31) / 32 * 32", {{"N", 33}}), 64);
+  EXPECT_EQ(eval_ok("N % 7 - -1", {{"N", 15}}), 2);
+  EXPECT_EQ(eval_ok("  B*H * S*S ", {{"B", 2}, {"H", 3}, {"S", 4}}), 96);
+  EXPECT_EQ(eval_ok("10 - 2 - 3"), 5) << "subtraction is left-associative";
+  EXPECT_EQ(eval_ok("64 / 4 / 2"), 8) << "division is left-associative";
+}
+
+TEST(ShapeExpr, ListsNamesInOrderOfFirstUse) {
+  auto e = ShapeExpr::parse("M*K + K*N + M*N");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->names(), (std::vector<std::string>{"M", "K", "N"}));
+}
+
+TEST(ShapeExpr, UnknownNameIsAnError) {
+  auto e = ShapeExpr::parse("N*D");
+  ASSERT_TRUE(e.ok());
+  auto v = e->evaluate({{"N", 4}});
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().message, "unknown name `D` in `N*D`");
+}
+
+TEST(ShapeExpr, MultiplicationOverflowIsCaught) {
+  auto e = ShapeExpr::parse("N*N*N");
+  ASSERT_TRUE(e.ok());
+  auto v = e->evaluate({{"N", 3'000'000}});
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().message, "`N*N*N` overflows a 64-bit integer");
+}
+
+TEST(ShapeExpr, AdditionOverflowAndHugeLiteralAreCaught) {
+  auto add = ShapeExpr::parse("N + 1");
+  ASSERT_TRUE(add.ok());
+  EXPECT_FALSE(add->evaluate({{"N", INT64_MAX}}).ok());
+  auto literal = ShapeExpr::parse("99999999999999999999");
+  ASSERT_FALSE(literal.ok());
+  EXPECT_EQ(literal.error().message, "integer literal does not fit in 64 bits");
+}
+
+TEST(ShapeExpr, DivisionByZeroIsCaught) {
+  auto e = ShapeExpr::parse("N / (M - 4)");
+  ASSERT_TRUE(e.ok());
+  auto v = e->evaluate({{"N", 8}, {"M", 4}});
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().message, "division by zero in `N / (M - 4)`");
+}
+
+TEST(ShapeExpr, SyntaxErrorsGiveTheColumn) {
+  struct Case {
+    const char* text;
+    const char* where;
+    const char* message;
+  };
+  for (const Case& c : {Case{"N*", "col 3", "expression ends where an operand was expected"},
+                        Case{"(N+1", "col 5", "missing `)`"},
+                        Case{"N C", "col 3", "unexpected `C`"},
+                        Case{"N ^ 2", "col 3", "unexpected `^`"},
+                        Case{"", "col 1", "expression ends where an operand was expected"}}) {
+    auto e = ShapeExpr::parse(c.text);
+    ASSERT_FALSE(e.ok()) << c.text;
+    EXPECT_EQ(e.error().where, c.where) << c.text;
+    EXPECT_EQ(e.error().message, c.message) << c.text;
+  }
+}
+
+}  // namespace
+}  // namespace kblaster

@@ -1,0 +1,32 @@
+#include "test_paths.h"
+
+#include <stdlib.h>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace kblaster::testing {
+
+std::filesystem::path source_dir() { return KBLASTER_SOURCE_DIR; }
+std::filesystem::path kblaster_binary() { return KBLASTER_BINARY; }
+std::filesystem::path examples_dir() { return source_dir() / "examples" / "kernels"; }
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "kblaster-test-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::filesystem::path TempDir::write(const std::string& relative, const std::string& text) const {
+  auto p = path_ / relative;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+}  // namespace kblaster::testing
