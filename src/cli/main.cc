@@ -51,7 +51,8 @@ int run(int argc, char** argv) {
     return to_int(ExitCode::ok);
   }
   if (help->parsed()) {
-    std::cout << app.help();
+    // app.help() would describe the parsed `help` subcommand; ask for the top level.
+    std::cout << app.get_formatter()->make_help(&app, "kblaster", CLI::AppFormatMode::Normal);
     return to_int(ExitCode::ok);
   }
   for (auto& [sub, action] : actions) {

@@ -24,6 +24,10 @@ InitDist default_init(DType t) {
   return {InitDist::Kind::randint, 0, 100, "randint(0,100)"};
 }
 
+std::string out_of_range(std::int64_t v, DType t) {
+  return std::to_string(v) + " does not fit in " + std::string(dtype_name(t));
+}
+
 Result<ShapeExpr> parse_shape(const TomlFields& f) {
   const toml::node* n = f.node("shape");
   std::string text;
@@ -134,6 +138,8 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     if (arg.is_buffer()) return f.error_at("value", "a buffer cannot have a fixed `value`; remove `shape` to make it a scalar");
     if (!is_floating(arg.type) && **value != std::floor(**value))
       return f.error_at("value", "an integer type needs an integer value");
+    if (!is_floating(arg.type) && !fits_integer(arg.type, static_cast<std::int64_t>(**value)))
+      return f.error_at("value", out_of_range(static_cast<std::int64_t>(**value), arg.type));
     arg.value = **value;
   }
 
@@ -145,7 +151,9 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     if (!arr || arr->empty()) return f.error_at("tunable", "expected a non-empty array of integers");
     for (const auto& item : *arr) {
       if (!item.is_integer()) return f.error_at("tunable", "expected integers, got " + toml_type_name(item));
-      arg.tunable.push_back(item.as_integer()->get());
+      const std::int64_t v = item.as_integer()->get();
+      if (!fits_integer(arg.type, v)) return f.error_at("tunable", out_of_range(v, arg.type));
+      arg.tunable.push_back(v);
     }
   }
   return arg;

@@ -54,6 +54,17 @@ std::string_view dtype_cxx_type(DType t) { return info(t).cxx; }
 bool is_floating(DType t) {
   return t == DType::f64 || t == DType::f32 || t == DType::f16 || t == DType::bf16;
 }
+bool fits_integer(DType t, std::int64_t v) {
+  switch (t) {
+    case DType::i32: return v >= INT32_MIN && v <= INT32_MAX;
+    case DType::i16: return v >= INT16_MIN && v <= INT16_MAX;
+    case DType::i8: return v >= INT8_MIN && v <= INT8_MAX;
+    case DType::u8: return v >= 0 && v <= UINT8_MAX;
+    case DType::boolean: return v == 0 || v == 1;
+    default: return true;
+  }
+}
+
 Tolerance default_tolerance(DType t) { return info(t).tolerance; }
 
 }  // namespace kblaster

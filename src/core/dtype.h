@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@ std::size_t dtype_size(DType t);
 // The CUDA C++ type the shim passes (float, __half, __nv_bfloat16, int32_t, …).
 std::string_view dtype_cxx_type(DType t);
 bool is_floating(DType t);
+// Whether `v` is representable in the integer (or bool: 0/1) type `t`; true for floating types.
+bool fits_integer(DType t, std::int64_t v);
 // Default comparison tolerance for outputs of this type; exact for integers.
 Tolerance default_tolerance(DType t);
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "core/source_tree.h"
+
 namespace kblaster {
 namespace {
 
@@ -99,8 +101,8 @@ class IncludeResolver {
  private:
   std::optional<std::string> existing(const std::string& dir, const std::string& target) {
     if (target.starts_with('/')) return std::nullopt;
-    auto path = normalize_repo_path(dir.empty() ? target : dir + "/" + target);
-    if (!path || path->empty() || !text(*path)) return std::nullopt;
+    auto path = normalize_relative(dir.empty() ? target : dir + "/" + target);
+    if (!path || *path == "." || !text(*path)) return std::nullopt;
     return path;
   }
 
@@ -136,33 +138,13 @@ std::vector<IncludeDirective> find_include_directives(std::string_view text) {
   return found;
 }
 
-std::optional<std::string> normalize_repo_path(std::string_view path) {
-  if (path.starts_with('/')) return std::nullopt;
-  std::vector<std::string_view> parts;
-  while (!path.empty()) {
-    const auto slash = path.find('/');
-    const auto part = path.substr(0, slash);
-    path = slash == std::string_view::npos ? std::string_view() : path.substr(slash + 1);
-    if (part.empty() || part == ".") continue;
-    if (part != "..") parts.push_back(part);
-    else if (parts.empty()) return std::nullopt;
-    else parts.pop_back();
-  }
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += '/';
-    out += p;
-  }
-  return out;
-}
-
 std::vector<std::string> scan_includes(const std::string& source,
                                        const std::vector<std::string>& include_dirs,
                                        const SourceReader& read) {
   IncludeResolver resolver(include_dirs, read);
   std::set<std::string> seen;
   std::vector<std::string> out;
-  const auto root = normalize_repo_path(source);
+  const auto root = normalize_relative(source);
   if (!root) return out;
   seen.insert(*root);
   walk(*root, resolver, seen, out);

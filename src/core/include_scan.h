@@ -13,13 +13,15 @@ namespace kblaster {
 
 // Returns the text of a repository file ('/'-separated, relative to the root),
 // or nullopt when there is no such file.
-using SourceReader = std::function<std::optional<std::string>(const std::string& repo_relative_path)>;
+using SourceReader =
+    std::function<std::optional<std::string>(const std::string& repo_relative_path)>;
 
 // Every repository file `source` includes directly or indirectly, in the order a
 // depth-first walk of the #include lines meets them; `source` itself is not listed.
 // "x" resolves against the including file's directory, then `include_dirs`; <x>
-// against `include_dirs` only. Includes that resolve nowhere (system headers),
-// leave the repository, or sit in comments are skipped. Cycles terminate.
+// against `include_dirs` only; "a/../b" is normalised to "b". Includes that
+// resolve nowhere (system headers), leave the repository, or sit in comments
+// are skipped. Cycles terminate.
 std::vector<std::string> scan_includes(const std::string& source,
                                        const std::vector<std::string>& include_dirs,
                                        const SourceReader& read);
@@ -32,9 +34,5 @@ struct IncludeDirective {
 
 // The #include directives of `text`, in order, ignoring any inside comments.
 std::vector<IncludeDirective> find_include_directives(std::string_view text);
-
-// Lexically normalises a relative path: "a/./b/../c" -> "a/c". Returns nullopt
-// for absolute paths and paths that climb above the root ("../x").
-std::optional<std::string> normalize_repo_path(std::string_view path);
 
 }  // namespace kblaster

@@ -102,7 +102,11 @@ Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
         return entry.error_at(name, "`" + name + "` " + why);
       }
       if (!value.is_integer()) return entry.error_at(name, "expected an integer, got " + toml_type_name(value));
-      binding[name] = value.as_integer()->get();
+      const std::int64_t v = value.as_integer()->get();
+      const DType type = find_arg(spec, name)->type;
+      if (!fits_integer(type, v))
+        return entry.error_at(name, std::to_string(v) + " does not fit in " + std::string(dtype_name(type)));
+      binding[name] = v;
     }
     for (const auto& name : free)
       if (!binding.count(name)) return f.error_at("sizes", where + " does not set `" + name + "`");

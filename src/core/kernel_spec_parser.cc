@@ -42,7 +42,7 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   std::string path = m[1], ext = path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
   if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx") ref.kind = ReferenceSpec::Kind::cpu;
   else if (ext == ".cu") ref.kind = ReferenceSpec::Kind::gpu;
-  else return f.error_at("reference", "`" + path + "` must be a .c/.cc/.cpp file (CPU reference) or a .cu file (GPU reference)");
+  else return f.error_at("reference", "`" + path + "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a .cu file (GPU reference)");
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
   ref.path = *resolved;

@@ -1,11 +1,14 @@
 #include "gpu/candidate_builder.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "core/include_scan.h"
+#include "core/source_tree.h"
 #include "gpu/shim.h"
 
 namespace kblaster {
@@ -16,18 +19,11 @@ namespace fs = std::filesystem;
 // Reads repository files under `root`, each at most once, so the scan and the
 // cache key see the same bytes.
 SourceReader tree_reader(const fs::path& root) {
+  auto tree = std::make_shared<DirectoryTree>(root);
   auto seen = std::make_shared<std::map<std::string, std::optional<std::string>>>();
-  return [root, seen](const std::string& path) -> std::optional<std::string> {
+  return [tree, seen](const std::string& path) -> std::optional<std::string> {
     if (auto it = seen->find(path); it != seen->end()) return it->second;
-    std::optional<std::string> text;
-    std::error_code ec;
-    if (fs::is_regular_file(root / path, ec)) {
-      std::ifstream in(root / path, std::ios::binary);
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      if (in) text = buffer.str();
-    }
-    return seen->emplace(path, text).first->second;
+    return seen->emplace(path, tree->read(path)).first->second;
   };
 }
 
@@ -48,27 +44,29 @@ std::vector<std::string> resolve_defines(const KernelSpec& spec, const BuildRequ
   return defines;
 }
 
-// Failures whose first error is in the shim (or an undefined launcher at link
-// time) are the launcher's; the rest are the user's code.
-void classify_failure(const KernelSpec& spec, const fs::path& shim, int exit_code,
-                      BuildResult& result) {
-  const Diagnostic* first = nullptr;
-  for (const auto& d : result.diagnostics)
-    if (d.severity == Diagnostic::Severity::error) {
-      first = &d;
-      break;
-    }
-  const bool in_shim = first && (fs::path(first->file).lexically_normal() == shim.lexically_normal() ||
-                                 first->message.find("kblaster_entry") != std::string::npos);
-  result.outcome = in_shim ? BuildOutcome::launcher_mismatch : BuildOutcome::compile_error;
-  if (in_shim)
-    result.summary = "launcher '" + spec.launcher + "' cannot be called as " +
-                     launcher_signature(spec) + " (input buffers may be T* or const T*): " +
-                     first->message;
-  else if (first)
-    result.summary = "compile error: " + first->str();
-  else
-    result.summary = "compile failed (exit code " + std::to_string(exit_code) + ")";
+// The first error, or null when the log named none.
+Diagnostic* first_error(std::vector<Diagnostic>& diagnostics) {
+  for (auto& d : diagnostics)
+    if (d.severity == Diagnostic::Severity::error) return &d;
+  return nullptr;
+}
+
+// An error in the shim, or an undefined launcher at link time, is the
+// launcher's fault; anything else is the user's code.
+BuildOutcome classify_failure(const Diagnostic* first, const fs::path& shim) {
+  const bool in_shim =
+      first && (fs::path(first->file).lexically_normal() == shim.lexically_normal() ||
+                first->message.find("kblaster_entry") != std::string::npos);
+  return in_shim ? BuildOutcome::launcher_mismatch : BuildOutcome::compile_error;
+}
+
+std::string failure_summary(const KernelSpec& spec, BuildOutcome outcome, const Diagnostic* first,
+                            int exit_code) {
+  if (outcome == BuildOutcome::launcher_mismatch)
+    return "launcher '" + spec.launcher + "' cannot be called as " + launcher_signature(spec) +
+           " (input buffers may be T* or const T*): " + first->message;
+  if (first) return "compile error: " + first->str();
+  return "compile failed with exit code " + std::to_string(exit_code) + " and no diagnostic";
 }
 
 void make_repo_relative(std::vector<Diagnostic>& diagnostics, const fs::path& root) {
@@ -88,15 +86,43 @@ Status write_file(const fs::path& path, const std::string& text) {
   return Ok{};
 }
 
+// Everything the object depends on, with repository-relative paths.
+CacheKeyInputs key_inputs(const KernelSpec& spec, const BuildRequest& request,
+                          const SourceReader& read, const std::string& compiler_version) {
+  CacheKeyInputs key{generate_shim(spec, spec.source),
+                     {{spec.source, *read(spec.source)}},
+                     spec.include_dirs,
+                     spec.nvcc_flags,
+                     resolve_defines(spec, request),
+                     request.arch,
+                     compiler_version};
+  key.flags.insert(key.flags.end(), request.extra_flags.begin(), request.extra_flags.end());
+  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
+    key.files.emplace_back(path, *read(path));
+  return key;
+}
+
+// A file name stem for one build's shim and object that no concurrent build shares.
+std::string work_stem(const std::string& cache_key) {
+  static std::atomic<unsigned> counter{0};
+  return cache_key.substr(0, 16) + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++);
+}
+
 }  // namespace
 
 const char* build_outcome_name(BuildOutcome outcome) {
   switch (outcome) {
-    case BuildOutcome::built: return "built";
-    case BuildOutcome::cache_hit: return "cache_hit";
-    case BuildOutcome::compile_error: return "compile_error";
-    case BuildOutcome::launcher_mismatch: return "launcher_mismatch";
-    case BuildOutcome::source_missing: return "source_missing";
+    case BuildOutcome::built:
+      return "built";
+    case BuildOutcome::cache_hit:
+      return "cache_hit";
+    case BuildOutcome::compile_error:
+      return "compile_error";
+    case BuildOutcome::launcher_mismatch:
+      return "launcher_mismatch";
+    case BuildOutcome::source_missing:
+      return "source_missing";
   }
   return "unknown";
 }
@@ -105,20 +131,14 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   BuildResult result;
   const fs::path root = request.repo_root;
   const SourceReader read = tree_reader(root);
-  const auto source_text = read(spec.source);
-  if (!source_text) {
+  if (!read(spec.source)) {
     result.outcome = BuildOutcome::source_missing;
-    result.summary = "source " + spec.source + " of kernel '" + spec.name + "' not found under " +
-                     root.string();
+    result.summary =
+        "source " + spec.source + " of kernel '" + spec.name + "' not found under " + root.string();
     return result;
   }
 
-  CacheKeyInputs key{generate_shim(spec, spec.source), {{spec.source, *source_text}},
-                     spec.include_dirs, spec.nvcc_flags, resolve_defines(spec, request),
-                     request.arch, compiler_.version()};
-  key.flags.insert(key.flags.end(), request.extra_flags.begin(), request.extra_flags.end());
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
-    key.files.emplace_back(path, *read(path));
+  const CacheKeyInputs key = key_inputs(spec, request, read, compiler_.version());
   auto cache_key = compute_cache_key(key);
   if (!cache_key) return cache_key.error();
   result.cache_key = *cache_key;
@@ -133,9 +153,9 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   std::error_code ec;
   fs::create_directories(work, ec);
   if (ec) return Error::io("cannot create " + work.string() + ": " + ec.message());
-  const std::string stem = result.cache_key.substr(0, 16);
-  CompileJob job{work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines,
-                 key.flags};
+  const std::string stem = work_stem(result.cache_key);
+  CompileJob job{
+      work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines, key.flags};
   for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
   KB_TRY(write_file(job.source, generate_shim(spec, (root / spec.source).string())));
 
@@ -145,8 +165,11 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   result.seconds = compiled->seconds;
   result.diagnostics = parse_diagnostics(result.log);
   if (compiled->exit_code != 0) {
-    classify_failure(spec, job.source, compiled->exit_code, result);
+    // Classified before paths are made relative, since the shim may sit inside the repository.
+    const Diagnostic* first = first_error(result.diagnostics);
+    result.outcome = classify_failure(first, job.source);
     make_repo_relative(result.diagnostics, root);
+    result.summary = failure_summary(spec, result.outcome, first, compiled->exit_code);
     fs::remove(job.output, ec);
     return result;
   }

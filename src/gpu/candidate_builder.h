@@ -28,20 +28,21 @@ enum class BuildOutcome {
 const char* build_outcome_name(BuildOutcome outcome);
 
 struct BuildRequest {
-  std::filesystem::path repo_root;            // absolute; the tree the files are read from
+  std::filesystem::path repo_root;  // absolute; the tree the files are read from
   std::string arch = "sm_90";
-  std::map<std::string, std::string> macros;  // NAME -> VALUE; unset tunables take their first value
-  std::vector<std::string> extra_flags;       // after the spec's nvcc_flags
+  std::map<std::string, std::string>
+      macros;                            // NAME -> VALUE; unset tunables take their first value
+  std::vector<std::string> extra_flags;  // after the spec's nvcc_flags
 };
 
 struct BuildResult {
   BuildOutcome outcome = BuildOutcome::built;
-  std::filesystem::path object;  // the cached .so; empty unless built or cache_hit
-  std::string cache_key;         // empty for source_missing
+  std::filesystem::path object;         // the cached .so; empty unless built or cache_hit
+  std::string cache_key;                // empty for source_missing
   std::vector<Diagnostic> diagnostics;  // files under repo_root are repository-relative
-  std::string summary;           // one line for reports, naming the first error
-  std::string log;               // the compiler's output; empty on a cache hit
-  double seconds = 0.0;          // compile time; 0 on a cache hit
+  std::string summary;                  // one line for reports, naming the first error
+  std::string log;                      // the compiler's output; empty on a cache hit
+  double seconds = 0.0;                 // compile time; 0 on a cache hit
 
   bool ok() const { return outcome == BuildOutcome::built || outcome == BuildOutcome::cache_hit; }
 };

@@ -16,7 +16,8 @@ namespace kblaster {
 // same kernel in two checkouts gets the same key.
 struct CacheKeyInputs {
   std::string shim_text;  // the shim as generated for the repository-relative source path
-  std::vector<std::pair<std::string, std::string>> files;  // (path, content): source, then its includes
+  std::vector<std::pair<std::string, std::string>>
+      files;  // (path, content): source, then its includes
   std::vector<std::string> include_dirs;
   std::vector<std::string> flags;
   std::vector<std::string> defines;

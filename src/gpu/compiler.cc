@@ -26,25 +26,25 @@ bool sets_language_standard(const std::vector<std::string>& flags) {
 // The flags every candidate object is built with.
 //
 // cudart: each object links its own copy of the static CUDA runtime
-// (-cudart static), and nothing else. The harness links cudart statically too,
-// so a process always holds several runtimes; they cooperate because all of
-// them use the device's primary context, so device pointers, cudaStream_t and
-// cudaEvent_t (driver handles) pass between them freely. What is private to
-// each runtime is its error state, which is why the shim returns the object's
-// own cudaGetLastError(). libcudart_static's symbols are hidden, and with
-// -fvisibility=hidden and RTLD_LOCAL the objects of an A/B pair cannot bind to
-// each other's or the harness's symbols. `-cudart shared` would not give a
-// single runtime (the harness's stays static) but would make every object need
-// libcudart.so.N on the runner's library path, and would let the two objects of
-// an A/B pair share error state. The harness should not dlclose objects: a
-// static runtime's teardown runs at process exit.
+// (-cudart static). The harness links cudart statically too, so a process
+// holds several runtimes; they cooperate because all of them use the device's
+// primary context, so device pointers, cudaStream_t and cudaEvent_t (driver
+// handles) pass between them freely. What stays private to each runtime is its
+// error state, which is why the shim returns the object's own
+// cudaGetLastError(); a failed launch in one object leaves the harness's and
+// the other object's state clean. libcudart_static's symbols are hidden, and
+// with -fvisibility=hidden and RTLD_LOCAL the objects of an A/B pair cannot
+// bind to each other's or the harness's symbols. `-cudart shared` would not
+// give one runtime (the harness's stays static), would let the two objects of
+// a pair share error state, and would make every object need libcudart.so.N on
+// the runner's library path. tests/gpu/cudart_interop/ has the H200 check.
 //
 // -z defs turns an undefined host symbol into a link error now rather than a
 // dlopen failure later.
 std::vector<std::string> base_flags(const CompileJob& job) {
   std::vector<std::string> flags = {
-      "-shared", "-Xcompiler", "-fPIC", "-Xcompiler", "-fvisibility=hidden",
-      "-cudart", "static", "-Xlinker", "-z,defs", "-arch=" + job.arch};
+      "-shared", "-Xcompiler", "-fPIC",    "-Xcompiler", "-fvisibility=hidden",
+      "-cudart", "static",     "-Xlinker", "-z,defs",    "-arch=" + job.arch};
   if (!sets_language_standard(job.flags)) flags.push_back("-std=c++17");
   flags.push_back("-lineinfo");
   return flags;

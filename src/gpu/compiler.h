@@ -52,9 +52,9 @@ class NvccCompiler final : public Compiler {
   // Looks for nvcc at $KBLASTER_NVCC (which, when set, must work), then on
   // $PATH, then in $CUDA_HOME/bin, then in `fallback_dirs`. Error::environment
   // says where it looked and how to install or point at nvcc.
-  static Result<NvccCompiler> find(
-      const EnvironmentLookup& env = process_environment,
-      const std::vector<std::filesystem::path>& fallback_dirs = {"/usr/local/cuda/bin"});
+  static Result<NvccCompiler> find(const EnvironmentLookup& env = process_environment,
+                                   const std::vector<std::filesystem::path>& fallback_dirs = {
+                                       "/usr/local/cuda/bin"});
   // Uses the nvcc at `nvcc`; Error::environment if `nvcc --version` fails.
   static Result<NvccCompiler> at(const std::filesystem::path& nvcc);
 

@@ -20,7 +20,8 @@ std::string openssl_failure(const char* call) {
 void Sha256::ContextDeleter::operator()(evp_md_ctx_st* ctx) const { EVP_MD_CTX_free(ctx); }
 
 Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
-  if (!ctx_) error_ = openssl_failure("EVP_MD_CTX_new");
+  if (!ctx_)
+    error_ = openssl_failure("EVP_MD_CTX_new");
   else if (EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
     error_ = openssl_failure("EVP_DigestInit_ex");
 }

@@ -40,7 +40,7 @@ std::string trim(const std::string& s) {
 int column_from_caret(std::string source, std::size_t caret) {
   if (caret < 2 || source.size() < caret) return 0;
   source = source.substr(2, caret - 2);
-  static const std::array<const char*, 6> kKeywords = {"global", "device", "host",
+  static const std::array<const char*, 6> kKeywords = {"global", "device",   "host",
                                                        "shared", "constant", "managed"};
   for (const char* k : kKeywords) {
     const std::string expanded = std::string("__attribute__((") + k + "))";
@@ -56,7 +56,8 @@ int column_from_caret(std::string source, std::size_t caret) {
 std::size_t read_edg_block(const std::vector<std::string>& lines, std::size_t i, Diagnostic& d) {
   static const std::regex kCaret(R"(^\s*\^\s*$)");
   std::size_t end = i + 1;
-  while (end < lines.size() && !lines[end].empty() && (lines[end][0] == ' ' || lines[end][0] == '\t'))
+  while (end < lines.size() && !lines[end].empty() &&
+         (lines[end][0] == ' ' || lines[end][0] == '\t'))
     ++end;
   for (std::size_t k = i + 1; k < end; ++k) {
     const bool is_source = k + 1 < end && std::regex_match(lines[k + 1], kCaret);
@@ -71,10 +72,12 @@ std::size_t read_edg_block(const std::vector<std::string>& lines, std::size_t i,
 }
 
 struct LinePatterns {
-  std::regex edg{R"(^(.+)\((\d+)\): (catastrophic error|error|warning|note|remark)(?: #[\w-]+)?: (.*)$)"};
+  std::regex edg{
+      R"(^(.+)\((\d+)\): (catastrophic error|error|warning|note|remark)(?: #[\w-]+)?: (.*)$)"};
   std::regex gcc{R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"};
   std::regex ptxas_at{R"(^ptxas (.+), line (\d+); (error|warning|fatal)\s*: (.*)$)"};
-  std::regex tool{R"(^(ptxas|nvlink|nvcc|fatbinary|cicc|cudafe\+\+)\s+(error|warning|fatal)\s*: (.*)$)"};
+  std::regex tool{
+      R"(^(ptxas|nvlink|nvcc|fatbinary|cicc|cudafe\+\+)\s+(error|warning|fatal)\s*: (.*)$)"};
   std::regex ld{R"(^(?:\S*[/-])?ld(?:\.\w+)?: (.*)$)"};
   std::regex ld_function{R"(^.*: in function (.*):$)"};
   std::regex undefined{R"(^[^\s:]+:\([^)]*\): (undefined reference to .*)$)"};
@@ -84,9 +87,12 @@ struct LinePatterns {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::note: return "note";
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::note:
+      return "note";
   }
   return "error";
 }

@@ -55,24 +55,27 @@ std::string generate_shim(const KernelSpec& spec, const std::string& source_path
   s += "#define main kblaster_user_main\n";
   s += "#include \"" + escape(source_path) + "\"\n";
   s += "#undef main\n\n";
-  s += "extern \"C\" __attribute__((visibility(\"default\"))) const char* kblaster_entry_signature() {\n";
+  s += "extern \"C\" __attribute__((visibility(\"default\"))) const char* "
+       "kblaster_entry_signature() {\n";
   s += "  return \"" + escape(launcher_signature(spec)) + "\";\n}\n\n";
-  s += "// Returns a cudaError_t: the launcher's own, else this object's pending error\n";
-  s += "// (each candidate has its own runtime, so the caller cannot ask for it).\n";
+  s += "// The launcher's own cudaError_t when it returns one, else this object's\n";
+  s += "// pending error (each candidate has its own runtime, so only it can ask).\n";
+  s += "// A template, so that only the branch for the launcher's type is compiled.\n";
+  s += "template <class Call>\nstatic int kblaster_run(Call call) {\n";
+  s += "  if constexpr (std::is_same_v<std::remove_cv_t<decltype(call())>, cudaError_t>) {\n";
+  s += "    const cudaError_t returned = call();\n";
+  s += "    const cudaError_t pending = cudaGetLastError();\n";
+  s += "    return static_cast<int>(returned != cudaSuccess ? returned : pending);\n";
+  s += "  } else {\n";
+  s += "    static_cast<void>(call());\n";
+  s += "    return static_cast<int>(cudaGetLastError());\n";
+  s += "  }\n}\n\n";
   s += "extern \"C\" __attribute__((visibility(\"default\")))\n";
   s += "int kblaster_entry(void** kblaster_args, cudaStream_t kblaster_stream) {\n";
   if (!spec.stream) s += "  (void)kblaster_stream;\n";
   if (spec.args.empty()) s += "  (void)kblaster_args;\n";
   s += "  (void)cudaGetLastError();  // an error left from an earlier call is not ours\n";
-  s += "  auto kblaster_call = [&] {\n    return " + call_expression(spec) + ";\n  };\n";
-  s += "  if constexpr (std::is_same_v<std::remove_cv_t<decltype(kblaster_call())>, cudaError_t>) {\n";
-  s += "    const cudaError_t returned = kblaster_call();\n";
-  s += "    const cudaError_t pending = cudaGetLastError();\n";
-  s += "    return static_cast<int>(returned != cudaSuccess ? returned : pending);\n";
-  s += "  } else {\n";
-  s += "    static_cast<void>(kblaster_call());\n";
-  s += "    return static_cast<int>(cudaGetLastError());\n";
-  s += "  }\n}\n";
+  s += "  return kblaster_run([&] {\n    return " + call_expression(spec) + ";\n  });\n}\n";
   return s;
 }
 

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "gpu/file_descriptor.h"
+
 extern char** environ;
 
 namespace kblaster {
@@ -22,23 +24,6 @@ using Clock = std::chrono::steady_clock;
 Error spawn_error(const std::string& program, const std::string& what, int err) {
   return Error::environment("cannot run '" + program + "': " + what + ": " + std::strerror(err));
 }
-
-// Owns a file descriptor. Copy deleted: two owners would close it twice.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
-  ~FileDescriptor() { reset(); }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 // Owns posix_spawn's two attribute objects. Copy deleted: they hold malloc'd state.
 struct SpawnSetup {
@@ -67,17 +52,20 @@ class Child {
   ~Child() {
     if (pid_ <= 0) return;
     kill_group();
-    wait();
+    static_cast<void>(wait());  // nothing to report to from a destructor
   }
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
   void kill_group() { ::kill(-pid_, SIGKILL); }
-  // Reaps the child; returns its exit code (128 + signal when killed).
-  int wait() {
+  // Reaps the child: its exit code (128 + signal when killed), or the errno
+  // of a failed waitpid (ECHILD when SIGCHLD is ignored, say).
+  Result<int> wait() {
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    pid_t done = -1;
+    while ((done = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
     }
     pid_ = -1;
+    if (done < 0) return Error::environment(std::string("waitpid failed: ") + std::strerror(errno));
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
   }
 
@@ -100,7 +88,8 @@ int prepare(SpawnSetup& s, int pipe_write, const ProcessOptions& options) {
   if (int e = posix_spawn_file_actions_adddup2(&s.actions, pipe_write, 1)) return e;
   if (int e = posix_spawn_file_actions_adddup2(&s.actions, pipe_write, 2)) return e;
   if (!options.working_dir.empty())
-    if (int e = posix_spawn_file_actions_addchdir_np(&s.actions, options.working_dir.c_str())) return e;
+    if (int e = posix_spawn_file_actions_addchdir_np(&s.actions, options.working_dir.c_str()))
+      return e;
   return 0;
 }
 
@@ -133,7 +122,8 @@ Status drain(int fd, Child& child, std::optional<Clock::time_point> deadline, Pr
 
 }  // namespace
 
-Result<ProcessResult> run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+Result<ProcessResult> run_process(const std::vector<std::string>& argv,
+                                  const ProcessOptions& options) {
   if (argv.empty()) return Error::internal("run_process: empty argv");
   const std::string& program = argv[0];
   int fds[2];
@@ -141,7 +131,8 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, const Pr
   FileDescriptor read_end(fds[0]), write_end(fds[1]);
 
   SpawnSetup setup;
-  if (int e = prepare(setup, write_end.get(), options)) return spawn_error(program, "spawn setup", e);
+  if (int e = prepare(setup, write_end.get(), options))
+    return spawn_error(program, "spawn setup", e);
 
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -170,7 +161,9 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, const Pr
     deadline = start + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(*options.timeout_seconds));
   KB_TRY(drain(read_end.get(), child, deadline, result));
-  result.exit_code = child.wait();
+  auto exit_code = child.wait();
+  if (!exit_code) return exit_code.error();
+  result.exit_code = *exit_code;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -12,8 +12,8 @@
 namespace kblaster {
 
 struct ProcessOptions {
-  std::filesystem::path working_dir;               // empty = the caller's
-  std::optional<double> timeout_seconds;           // wall clock; nullopt = wait forever
+  std::filesystem::path working_dir;                    // empty = the caller's
+  std::optional<double> timeout_seconds;                // wall clock; nullopt = wait forever
   std::optional<std::vector<std::string>> environment;  // "NAME=VALUE" entries; nullopt = inherit
 };
 

@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // A stand-in nvcc that only answers --version.
-fs::path fake_nvcc(const testing::TempDir& dir, const std::string& subdir, const std::string& release) {
+fs::path fake_nvcc(const testing::TempDir& dir, const std::string& subdir,
+                   const std::string& release) {
   auto path = dir.write(subdir + "/nvcc", "#!/bin/sh\necho 'Cuda compilation tools, " + release +
                                               "'\necho 'Build cuda_x'\n");
   fs::permissions(path, fs::perms::owner_all);
@@ -40,8 +41,9 @@ TEST(NvccCompiler, FindPrefersKblasterNvccThenPathThenCudaHome) {
   const std::string path = "/kblaster/none:" + (dir.path() / "on_path").string();
   const std::string home = (dir.path() / "cuda_home").string();
 
-  auto a = NvccCompiler::find(environment({{"KBLASTER_NVCC", explicit_nvcc.string()},
-                                           {"PATH", path}, {"CUDA_HOME", home}}), {});
+  auto a = NvccCompiler::find(
+      environment({{"KBLASTER_NVCC", explicit_nvcc.string()}, {"PATH", path}, {"CUDA_HOME", home}}),
+      {});
   ASSERT_TRUE(a.ok()) << a.error().message;
   EXPECT_EQ(a->version(), "release 1.0, V1.0.1");
   auto b = NvccCompiler::find(environment({{"PATH", path}, {"CUDA_HOME", home}}), {});
@@ -54,7 +56,8 @@ TEST(NvccCompiler, FindPrefersKblasterNvccThenPathThenCudaHome) {
 }
 
 TEST(NvccCompiler, MissingNvccIsAnEnvironmentErrorThatSaysWhatToDo) {
-  auto none = NvccCompiler::find(environment({{"PATH", "/kblaster/none"}}), {"/kblaster/also/none"});
+  auto none =
+      NvccCompiler::find(environment({{"PATH", "/kblaster/none"}}), {"/kblaster/also/none"});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().kind, ErrorKind::environment);
   EXPECT_THAT(none.error().message, HasSubstr("nvcc not found"));

@@ -57,8 +57,9 @@ TEST(NvccDiagnostics, OverloadErrorsKeepArgumentTypesAndNotes) {
   auto d = parse_fixture("overload_error.log");
   ASSERT_EQ(d.size(), 3u);
   expect_at(d[0], "kernels/overload.cu", 4, 35, Severity::error);
-  EXPECT_EQ(d[0].message, "no instance of overloaded function \"launch\" matches the argument "
-                          "list; argument types are: (int *, int)");
+  EXPECT_EQ(d[0].message,
+            "no instance of overloaded function \"launch\" matches the argument "
+            "list; argument types are: (int *, int)");
   expect_at(d[1], "kernels/overload.cu", 3, 6, Severity::note);
   expect_at(d[2], "kernels/overload.cu", 2, 6, Severity::note);
 }

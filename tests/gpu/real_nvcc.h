@@ -22,8 +22,8 @@ inline NvccCompiler* real_nvcc(std::string* why_missing = nullptr) {
 }
 
 // Skips the calling test when nvcc is missing.
-#define KB_REQUIRE_NVCC(var)                                  \
-  std::string kb_why_missing_;                                \
+#define KB_REQUIRE_NVCC(var)                                            \
+  std::string kb_why_missing_;                                          \
   NvccCompiler* var = ::kblaster::testing::real_nvcc(&kb_why_missing_); \
   if (!var) GTEST_SKIP() << kb_why_missing_
 

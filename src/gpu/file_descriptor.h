@@ -1,0 +1,26 @@
+// An owned POSIX file descriptor, closed when its owner dies.
+#pragma once
+
+#include <unistd.h>
+
+namespace kblaster {
+
+// Owns `fd` (-1 = none). Copy deleted: two owners would close it twice.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
+  ~FileDescriptor() { reset(); }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+  // Closes the descriptor now; get() is -1 afterwards.
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+}  // namespace kblaster

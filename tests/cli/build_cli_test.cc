@@ -1,0 +1,90 @@
+// `kblaster build` and `kblaster run` through the real binary and real nvcc.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "gpu/device_probe.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_kblaster;
+
+std::string last_line(const std::string& text) {
+  auto end = text.find_last_not_of('\n');
+  if (end == std::string::npos) return "";
+  auto start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+// One test, so the example kernels are compiled once: the run builds all of
+// them, and a second build finds every one in the cache.
+TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
+  testing::TempDir cache;
+  auto run = run_kblaster({"run", "examples/kernels", "--cache-dir", cache.path().string()});
+  EXPECT_THAT(run.err, HasSubstr("config: 9 kernel(s) from 2 spec file(s)"));
+  EXPECT_THAT(run.err, HasSubstr("[9/9] reduce_sum"));
+  EXPECT_THAT(run.err, HasSubstr("build: 9 compiled, 0 from cache, 0 failed"));
+  if (!CudaDriverProbe().probe().present) {
+    EXPECT_EQ(run.exit_code, 3) << run.err;
+    EXPECT_THAT(last_line(run.err),
+                ::testing::StartsWith("verification and measurement skipped: no CUDA device present ("));
+  }
+
+  auto again = run_kblaster({"build", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  auto j = nlohmann::json::parse(again.out);
+  EXPECT_EQ(j["cache"]["hits"], 9);
+  EXPECT_EQ(j["cache"]["compiled"], 0);
+  for (const auto& k : j["kernels"]) {
+    EXPECT_EQ(k["outcome"], "cache_hit") << k["name"];
+    EXPECT_TRUE(std::filesystem::exists(k["object"].get<std::string>())) << k["name"];
+  }
+}
+
+TEST(RunCli, BrokenKernelsGetNamedReasonsAndExitOne) {
+  testing::TempDir repo;
+  repo.write("ok.cu", "__global__ void k(float* o) { o[0] = 1; }\nvoid ok(float* o) { k<<<1, 1>>>(o); }\n");
+  repo.write("broken.cu", "__global__ void k(float* o) {\n  o[0] = undefined_thing;\n}\nvoid broken(float* o) { k<<<1, 1>>>(o); }\n");
+  repo.write("kblaster.toml", R"TOML(
+[[kernel]]
+name = "ok"
+source = "ok.cu"
+launcher = "ok"
+args = [ { name = "o", type = "f32", shape = "1", role = "out" } ]
+
+[[kernel]]
+name = "broken"
+source = "broken.cu"
+launcher = "broken"
+args = [ { name = "o", type = "f32", shape = "1", role = "out" } ]
+
+[[kernel]]
+name = "mismatch"
+source = "ok.cu"
+launcher = "ok"
+args = [ { name = "o", type = "f32", shape = "1", role = "out" }, { name = "n", type = "i32", value = 3 } ]
+)TOML");
+  testing::TempDir cache;
+  auto r = run_kblaster({"build", "--json", repo.path().string(), "--cache-dir", cache.path().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 3u);
+  EXPECT_EQ(j["kernels"][0]["outcome"], "built");
+  const auto& broken = j["kernels"][1];
+  EXPECT_EQ(broken["outcome"], "compile_error");
+  ASSERT_FALSE(broken["diagnostics"].empty());
+  EXPECT_EQ(broken["diagnostics"][0]["file"], "broken.cu");
+  EXPECT_EQ(broken["diagnostics"][0]["line"], 2);
+  EXPECT_THAT(broken["diagnostics"][0]["message"].get<std::string>(), HasSubstr("undefined_thing"));
+  EXPECT_EQ(j["kernels"][2]["outcome"], "launcher_mismatch");
+  EXPECT_THAT(r.err, HasSubstr("[2/3] broken          compile_error: "));
+  EXPECT_THAT(r.err, HasSubstr("build: 1 compiled, 0 from cache, 2 failed"));
+}
+
+}  // namespace
+}  // namespace kblaster

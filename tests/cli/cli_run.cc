@@ -1,0 +1,43 @@
+#include "cli_run.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gpu/subprocess.h"
+#include "test_paths.h"
+
+namespace kblaster::testing {
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+CliResult run_kblaster(const std::vector<std::string>& args) {
+  TempDir scratch;
+  const auto err_path = scratch.path() / "stderr";
+  std::string command = shell_quote(kblaster_binary().string());
+  for (const auto& a : args) command += " " + shell_quote(a);
+  command += " 2>" + shell_quote(err_path.string());
+  ProcessOptions options;
+  options.working_dir = source_dir();
+  auto result = run_process({"/bin/sh", "-c", command}, options);
+  CliResult cli;
+  if (!result) {
+    cli.err = result.error().describe();
+    return cli;
+  }
+  cli.exit_code = result->exit_code;
+  cli.out = result->output;
+  std::ifstream err(err_path);
+  std::ostringstream text;
+  text << err.rdbuf();
+  cli.err = text.str();
+  return cli;
+}
+
+}  // namespace kblaster::testing

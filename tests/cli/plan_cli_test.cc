@@ -1,0 +1,104 @@
+// `kblaster plan`, help, --version and usage errors, through the real binary.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_kblaster;
+
+const std::vector<std::string> kExampleKernels = {
+    "axpy", "softmax", "softmax_slow", "layernorm", "matmul_naive",
+    "transpose", "scale_rows", "relu", "reduce_sum"};
+
+TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
+  auto r = run_kblaster({"plan", "--json", "examples/kernels"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& k : j["kernels"]) names.push_back(k["name"]);
+  EXPECT_EQ(names, kExampleKernels);
+  EXPECT_EQ(j["spec_files"].size(), 2u);
+
+  const auto& axpy = j["kernels"][0];
+  // x read once, y read and written once: 3 * 4 bytes per element.
+  EXPECT_EQ(axpy["sizes"][0]["min_bytes"], 3LL * 4 * 16777216);
+  EXPECT_EQ(axpy["sizes"][0]["flops"], nullptr);
+  const auto& matmul = j["kernels"][4];
+  EXPECT_EQ(matmul["launcher"], "naive::matmul");
+  EXPECT_EQ(matmul["sizes"][0]["flops"], 2LL * 2048 * 2048 * 1024);
+  EXPECT_EQ(matmul["sizes"][0]["bytes_written"], 4LL * 2048 * 2048);
+  const auto& scale_rows = j["kernels"][6];
+  EXPECT_EQ(scale_rows["stream"], true);
+  EXPECT_EQ(scale_rows["args"][5]["tunable"], nlohmann::json::array({128, 256, 512}));
+}
+
+TEST(PlanCli, TextShowsEachKernelItsSizesAndWhichIsTimed) {
+  auto r = run_kblaster({"plan", "examples/kernels"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("9 kernels from 2 spec file(s)"));
+  EXPECT_THAT(r.out, HasSubstr("axpy  (kblaster.toml:10:1)"));
+  EXPECT_THAT(r.out, HasSubstr("reference  cpu kernels/ref/axpy_ref.cpp:axpy_ref"));
+  EXPECT_THAT(r.out, HasSubstr("201.3 MB"));
+  EXPECT_THAT(r.out, HasSubstr("8.6 GFLOP   timed"));
+  EXPECT_THAT(r.out, HasSubstr("rows=8192 cols=2048"));
+  EXPECT_THAT(r.out, HasSubstr("-DBLOCK in {32,16}"));
+}
+
+TEST(PlanCli, KernelFilterSelectsAndSuggests) {
+  auto one = run_kblaster({"plan", "--json", "examples/kernels", "--kernel", "softmax"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(nlohmann::json::parse(one.out)["kernels"].size(), 1u);
+
+  auto typo = run_kblaster({"plan", "examples/kernels", "--kernel", "softmx"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_THAT(typo.err, HasSubstr("--kernel softmx: no such kernel; did you mean `softmax`?"));
+}
+
+TEST(PlanCli, ConfigErrorsExitTwoAndNameTheFileLineAndField) {
+  testing::TempDir repo;
+  repo.write("k.cu", "void k(float*, int) {}\n");
+  repo.write("kblaster.toml", "[[kernel]]\nname = \"k\"\nsource = \"k.cu\"\nlaunchr = \"k\"\n");
+  auto r = run_kblaster({"plan", repo.path().string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("kblaster.toml:4:1: kernel `k`: unknown field `launchr`; did you mean `launcher`?"));
+
+  testing::TempDir empty;
+  auto none = run_kblaster({"plan", empty.path().string()});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("no kblaster.toml here"));
+}
+
+TEST(PlanCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_kblaster({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(run_kblaster({"plan", "--no-such-flag"}).exit_code, 2);
+  EXPECT_EQ(run_kblaster({"plan", "/no/such/dir"}).exit_code, 2);
+  EXPECT_EQ(run_kblaster({}).exit_code, 2);
+}
+
+TEST(PlanCli, HelpIsGeneratedFromTheCommandTable) {
+  auto help = run_kblaster({"help"});
+  ASSERT_EQ(help.exit_code, 0);
+  for (const char* command : {"plan", "build", "run"}) EXPECT_THAT(help.out, HasSubstr(command));
+  auto plan_help = run_kblaster({"plan", "--help"});
+  EXPECT_EQ(plan_help.exit_code, 0);
+  EXPECT_THAT(plan_help.out, HasSubstr("--json"));
+  EXPECT_THAT(plan_help.out, HasSubstr("--kernel"));
+}
+
+TEST(PlanCli, VersionNamesToolCompilerAndGpu) {
+  auto r = run_kblaster({"--version"});
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, ::testing::StartsWith("kblaster 0.1.0\n"));
+  EXPECT_THAT(r.out, HasSubstr("nvcc: release "));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\nGPU: (none \\(.+\\)|NVIDIA .+ \\(sm_[0-9]+)"));
+}
+
+}  // namespace
+}  // namespace kblaster

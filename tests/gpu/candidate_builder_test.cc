@@ -1,0 +1,205 @@
+#include "gpu/candidate_builder.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "real_nvcc.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr const char* kScaleSource = R"(#include <cuda_runtime.h>
+#include "common.h"
+#ifndef BLOCK
+#error BLOCK must be set
+#endif
+static_assert(BLOCK == 128, "the first tunable value is the default");
+__global__ void scale_kernel(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = SCALE * in[i];
+}
+void scale(float* out, const float* in, int n) {
+  scale_kernel<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(out, in, n);
+}
+)";
+
+ArgSpec arg(const std::string& name, DType type, ArgRole role, bool is_buffer) {
+  ArgSpec a;
+  a.name = name;
+  a.type = type;
+  a.role = role;
+  if (is_buffer) a.shape = ShapeExpr::parse("n").value();
+  return a;
+}
+
+KernelSpec scale_spec() {
+  KernelSpec spec;
+  spec.name = "scale";
+  spec.source = "kernels/scale.cu";
+  spec.launcher = "scale";
+  spec.args = {arg("out", DType::f32, ArgRole::out, true), arg("in", DType::f32, ArgRole::in, true),
+               arg("n", DType::i32, ArgRole::in, false)};
+  spec.tunables = {{"BLOCK", {"128", "256"}}};
+  spec.include_dirs = {"include"};
+  spec.nvcc_flags = {"-O3"};
+  return spec;
+}
+
+// A repository with the scale kernel, a cache and a work directory.
+struct Workspace {
+  testing::TempDir dir;
+  fs::path repo = dir.path() / "repo";
+  CompileCache cache{dir.path() / "cache"};
+  Workspace() {
+    dir.write("repo/kernels/scale.cu", kScaleSource);
+    dir.write("repo/include/common.h", "#pragma once\n#define SCALE 2.0f\n");
+  }
+  BuildRequest request() const { return {repo, "sm_90", {}, {}}; }
+};
+
+// Records each job; "compiles" by writing a placeholder object.
+class FakeCompiler final : public Compiler {
+ public:
+  Result<CompileOutput> compile(const CompileJob& job) override {
+    jobs.push_back(job);
+    if (fail_to_run) return Error::environment("nvcc not found");
+    std::ifstream shim(job.source);
+    shim_texts.push_back(std::string(std::istreambuf_iterator<char>(shim), {}));
+    std::ofstream(job.output) << "object";
+    return CompileOutput{0, "", 0.5};
+  }
+  const std::string& version() const override { return version_; }
+
+  std::vector<CompileJob> jobs;
+  std::vector<std::string> shim_texts;
+  bool fail_to_run = false;
+
+ private:
+  std::string version_ = "fake 1.0";
+};
+
+TEST(CandidateBuilder, OutcomeNamesAreStable) {
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::built), "built");
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::cache_hit), "cache_hit");
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::compile_error), "compile_error");
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::launcher_mismatch), "launcher_mismatch");
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::source_missing), "source_missing");
+}
+
+TEST(CandidateBuilder, PassesTunableDefaultsRequestedMacrosAndFlags) {
+  Workspace ws;
+  FakeCompiler compiler;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  auto first = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(first->outcome, BuildOutcome::built);
+  BuildRequest request = ws.request();
+  request.macros = {{"BLOCK", "256"}, {"EXTRA", "1"}};
+  request.extra_flags = {"-G"};
+  auto second = builder.build(scale_spec(), request);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_NE(second->cache_key, first->cache_key);
+
+  ASSERT_EQ(compiler.jobs.size(), 2u);
+  EXPECT_THAT(compiler.jobs[0].defines, ElementsAre("BLOCK=128"));
+  EXPECT_THAT(compiler.jobs[1].defines, ElementsAre("BLOCK=256", "EXTRA=1"));
+  EXPECT_THAT(compiler.jobs[1].flags, ElementsAre("-O3", "-G"));
+  EXPECT_THAT(compiler.jobs[1].include_dirs, ElementsAre(ws.repo / "include"));
+  EXPECT_EQ(compiler.jobs[1].arch, "sm_90");
+  EXPECT_THAT(compiler.shim_texts[0],
+              HasSubstr("#include \"" + (ws.repo / "kernels/scale.cu").string() + "\""));
+}
+
+TEST(CandidateBuilder, MissingSourceAndUnrunnableCompiler) {
+  Workspace ws;
+  FakeCompiler compiler;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  KernelSpec spec = scale_spec();
+  spec.source = "kernels/gone.cu";
+  auto missing = builder.build(spec, ws.request());
+  ASSERT_TRUE(missing.ok()) << missing.error().message;
+  EXPECT_EQ(missing->outcome, BuildOutcome::source_missing);
+  EXPECT_THAT(missing->summary, HasSubstr("kernels/gone.cu"));
+  EXPECT_TRUE(compiler.jobs.empty());
+
+  compiler.fail_to_run = true;
+  auto error = builder.build(scale_spec(), ws.request());
+  ASSERT_FALSE(error.ok());
+  EXPECT_EQ(error.error().kind, ErrorKind::environment);
+}
+
+TEST(CandidateBuilder, BuildsThenHitsTheCacheThenMissesWhenAHeaderChanges) {
+  KB_REQUIRE_NVCC(nvcc);
+  Workspace ws;
+  CandidateBuilder builder(*nvcc, ws.cache, ws.dir.path() / "work");
+  auto built = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  ASSERT_EQ(built->outcome, BuildOutcome::built) << built->log;
+  EXPECT_EQ(built->object, ws.cache.object_path(built->cache_key));
+  EXPECT_GT(built->seconds, 0.0);
+  testing::LoadedObject object(built->object);
+  ASSERT_TRUE(object.loaded()) << dlerror();
+  EXPECT_EQ(object.signature(), "scale(float* out, const float* in, int32_t n)");
+
+  auto again = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->outcome, BuildOutcome::cache_hit);
+  EXPECT_EQ(again->cache_key, built->cache_key);
+  EXPECT_EQ(again->object, built->object);
+  EXPECT_EQ(again->seconds, 0.0);
+
+  ws.dir.write("repo/include/common.h", "#pragma once\n#define SCALE 3.0f\n");
+  auto rebuilt = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.error().message;
+  EXPECT_EQ(rebuilt->outcome, BuildOutcome::built) << rebuilt->log;
+  EXPECT_NE(rebuilt->cache_key, built->cache_key);
+}
+
+TEST(CandidateBuilder, CompileErrorPointsAtTheUsersFileAndLine) {
+  KB_REQUIRE_NVCC(nvcc);
+  Workspace ws;
+  ws.dir.write("repo/kernels/scale.cu",
+               std::string(kScaleSource) + "void broken() { undefined_thing(); }\n");
+  CandidateBuilder builder(*nvcc, ws.cache, ws.dir.path() / "work");
+  auto r = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outcome, BuildOutcome::compile_error) << r->log;
+  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
+  const Diagnostic& first = r->diagnostics.front();
+  EXPECT_EQ(first.file, "kernels/scale.cu");
+  EXPECT_EQ(first.line, 14);
+  EXPECT_EQ(first.column, 17);
+  EXPECT_EQ(first.severity, Diagnostic::Severity::error);
+  EXPECT_THAT(first.message, HasSubstr("undefined_thing"));
+  EXPECT_THAT(r->summary, StartsWith("compile error: kernels/scale.cu:14:17: error:"));
+  EXPECT_TRUE(r->object.empty());
+  EXPECT_EQ(ws.cache.lookup(r->cache_key).status, CacheStatus::miss);
+}
+
+TEST(CandidateBuilder, WrongArgumentCountIsALauncherMismatch) {
+  KB_REQUIRE_NVCC(nvcc);
+  Workspace ws;
+  CandidateBuilder builder(*nvcc, ws.cache, ws.dir.path() / "work");
+  KernelSpec spec = scale_spec();
+  spec.args.pop_back();  // the launcher takes three, the spec declares two
+  auto r = builder.build(spec, ws.request());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outcome, BuildOutcome::launcher_mismatch) << r->log;
+  EXPECT_THAT(r->summary, HasSubstr("launcher 'scale'"));
+  EXPECT_THAT(r->summary, HasSubstr("scale(float* out, const float* in)"));
+  EXPECT_THAT(r->summary, HasSubstr("too few arguments"));
+  ASSERT_FALSE(r->diagnostics.empty());
+  EXPECT_TRUE(fs::exists(r->diagnostics.front().file)) << "the shim is kept for inspection";
+}
+
+}  // namespace
+}  // namespace kblaster
