@@ -2,13 +2,26 @@
 
 #include <stdlib.h>
 
+#include <cstdlib>
+
 #include <fstream>
 #include <stdexcept>
 
 namespace kblaster::testing {
 
-std::filesystem::path source_dir() { return KBLASTER_SOURCE_DIR; }
-std::filesystem::path kblaster_binary() { return KBLASTER_BINARY; }
+namespace {
+
+// The build-time path, unless the environment moves it (a build tree carried to
+// another machine, such as the GPU test machine).
+std::filesystem::path configured(const char* variable, const char* built_in) {
+  const char* env = std::getenv(variable);
+  return env && *env ? env : built_in;
+}
+
+}  // namespace
+
+std::filesystem::path source_dir() { return configured("KBLASTER_SOURCE_DIR", KBLASTER_SOURCE_DIR); }
+std::filesystem::path kblaster_binary() { return configured("KBLASTER_BINARY", KBLASTER_BINARY); }
 std::filesystem::path examples_dir() { return source_dir() / "examples" / "kernels"; }
 
 TempDir::TempDir() {

@@ -27,7 +27,8 @@ void resolve_arch(const LoadedRepo& repo, const BuildFlags& flags, const DeviceI
 
 void print_progress(Session& session, std::size_t index, std::size_t total, const KernelBuild& b) {
   std::ostream& p = session.progress;
-  p << "[" << index << "/" << total << "] " << std::left << std::setw(16) << b.spec->name << std::right;
+  const std::string& name = b.spec->name;
+  p << "[" << index << "/" << total << "] " << name << std::string(name.size() < 16 ? 16 - name.size() : 2, ' ');
   const BuildResult& r = b.result;
   switch (r.outcome) {
     case BuildOutcome::built:
@@ -40,10 +41,20 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
       p << build_outcome_name(r.outcome) << ": " << r.summary;
       break;
   }
+  if (b.reference)
+    p << "; reference " << (b.reference->ok() ? build_outcome_name(b.reference->outcome)
+                                              : build_outcome_name(b.reference->outcome) + std::string(": ") + b.reference->summary);
   p << "\n";
 }
 
 }  // namespace
+
+std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
+  if (!b.reference || !b.reference->ok()) return std::nullopt;
+  const bool cpu = b.spec->reference.kind == ReferenceSpec::Kind::cpu;
+  return ReferenceObject{cpu ? ReferenceObject::Kind::cpu : ReferenceObject::Kind::gpu,
+                         b.reference->object.string()};
+}
 
 void add_build_flags(CLI::App& app, BuildFlags& flags) {
   app.add_option("--arch", flags.arch, "GPU architecture to build for, e.g. sm_90 (default: [project].arch)");
@@ -51,7 +62,8 @@ void add_build_flags(CLI::App& app, BuildFlags& flags) {
 }
 
 Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
-                                  const DeviceInfo& device, Session& session) {
+                                  const DeviceInfo& device, Session& session,
+                                  ReferenceBuilds references) {
   BuildReport report;
   resolve_arch(repo, flags, device, report);
   report.cache_dir = flags.cache_dir.empty() ? repo.root / ".kblaster" / "cache"
@@ -69,10 +81,19 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
   for (const KernelSpec* spec : repo.selected) {
     auto result = builder.build(*spec, request);
     if (!result) return result.error();
-    KernelBuild b{spec, std::move(*result)};
-    if (b.result.outcome == BuildOutcome::cache_hit) ++report.cache_hits;
-    else if (b.result.outcome == BuildOutcome::built) ++report.compiled;
-    else ++report.failed;
+    KernelBuild b{spec, std::move(*result), std::nullopt};
+    if (references == ReferenceBuilds::build && b.result.ok() &&
+        spec->reference.kind != ReferenceSpec::Kind::base_revision) {
+      BuildRequest ref_request = request;
+      ref_request.shim = spec->reference.kind == ReferenceSpec::Kind::cpu ? ShimKind::cpu_reference
+                                                                          : ShimKind::candidate;
+      auto ref = builder.build(reference_spec(*spec), ref_request);
+      if (!ref) return ref.error();
+      b.reference = std::move(*ref);
+    }
+    if (!b.ok()) ++report.failed;
+    else if (b.result.outcome == BuildOutcome::cache_hit) ++report.cache_hits;
+    else ++report.compiled;
     report.kernels.push_back(std::move(b));
     print_progress(session, report.kernels.size(), repo.selected.size(), report.kernels.back());
   }
@@ -89,7 +110,13 @@ nlohmann::json to_json(const BuildReport& report) {
     for (const auto& d : r.diagnostics)
       diagnostics.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column},
                              {"severity", severity_name(d.severity)}, {"message", d.message}});
+    nlohmann::json reference = nullptr;
+    if (b.reference)
+      reference = {{"outcome", build_outcome_name(b.reference->outcome)},
+                   {"object", b.reference->object.string()},
+                   {"summary", b.reference->summary}};
     kernels.push_back({{"name", b.spec->name},
+                       {"reference", reference},
                        {"outcome", build_outcome_name(r.outcome)},
                        {"object", r.object.string()},
                        {"cache_key", r.cache_key},

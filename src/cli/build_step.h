@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "cli/repository.h"
 #include "gpu/candidate_builder.h"
 #include "gpu/device_probe.h"
+#include "gpu/harness_client.h"
 
 namespace kblaster {
 
@@ -25,7 +27,16 @@ void add_build_flags(CLI::App& app, BuildFlags& flags);
 struct KernelBuild {
   const KernelSpec* spec = nullptr;
   BuildResult result;
+  std::optional<BuildResult> reference;  // a CPU or GPU reference, when built
+
+  bool ok() const { return result.ok() && (!reference || reference->ok()); }
 };
+
+// The reference object of a build, for HarnessClient::load; nullopt when none was built.
+std::optional<ReferenceObject> reference_object(const KernelBuild& build);
+
+// Whether build_kernels also builds each kernel's CPU or GPU reference.
+enum class ReferenceBuilds { skip, build };
 
 struct BuildReport {
   std::string arch;
@@ -40,7 +51,8 @@ struct BuildReport {
 // Builds every selected kernel of `repo`. Compile failures are recorded in the
 // report; Errors are for a missing nvcc or an unusable cache directory.
 Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
-                                  const DeviceInfo& device, Session& session);
+                                  const DeviceInfo& device, Session& session,
+                                  ReferenceBuilds references = ReferenceBuilds::skip);
 
 nlohmann::json to_json(const BuildReport& report);
 

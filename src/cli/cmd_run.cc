@@ -1,7 +1,9 @@
 // `kblaster run [REPO]`: everything for one CI event. Today: validate the config,
-// plan, build every kernel; verification and measurement need a CUDA device.
+// plan, build every kernel, then, on a machine with a CUDA device, verify and
+// time each (as `kblaster bench`). Without one it says so and exits 3.
 #include <nlohmann/json.hpp>
 
+#include "cli/bench_step.h"
 #include "cli/build_step.h"
 #include "cli/commands.h"
 #include "core/launch_plan.h"
@@ -12,6 +14,8 @@ namespace {
 struct RunOptions {
   CommonOptions common;
   BuildFlags build;
+  VerifyFlags verify;
+  BenchFlags bench;
 };
 
 Result<ExitCode> run_run(const RunOptions& options, Session& session) {
@@ -25,14 +29,23 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
       return Error::internal("kernel `" + spec->name + "` passed validation but cannot be planned: " +
                              plan.error().message);
   const DeviceInfo device = session.device.probe();
-  auto report = build_kernels(*repo, options.build, device, session);
+  auto report = build_kernels(*repo, options.build, device, session,
+                              device.present ? ReferenceBuilds::build : ReferenceBuilds::skip);
   if (!report) return report.error();
 
+  if (device.present) {
+    auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 60.0)});
+    if (!gpu) return gpu.error();
+    auto outcome = verify_and_bench(*report, *gpu, options.verify, options.bench, session);
+    if (!outcome) return outcome.error();
+    if (options.common.json)
+      session.out << nlohmann::json{{"repo", repo->root.string()}, {"build", to_json(*report)},
+                                    {"verification", outcome->report}}.dump(2) << "\n";
+    return outcome->problem || report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
+  }
   // Verification and measurement run in kblaster-harness on a CUDA device.
-  const std::string skipped = device.present
-      ? "verification and measurement skipped: this kblaster has no kblaster-harness yet (GPU " +
-            device.name + " present)"
-      : "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
+  const std::string skipped =
+      "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
   if (options.common.json) {
     nlohmann::json j = {{"repo", repo->root.string()}, {"build", to_json(*report)}};
     j["verification"] = {{"status", "skipped"}, {"reason", skipped}};
@@ -52,6 +65,8 @@ CommandAction setup_run(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   add_common_options(app, options->common);
   add_build_flags(app, options->build);
+  add_verify_flags(app, options->verify);
+  add_bench_flags(app, options->bench);
   return [options](Session& session) { return run_run(*options, session); };
 }
 

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@
 
 namespace kblaster {
 
+class Clock;
 class DeviceProbe;
+class HarnessRunner;
 
 // Options every command takes: `kblaster CMD [REPO] [--kernel NAME]... [--json]`.
 struct CommonOptions {
@@ -28,6 +31,10 @@ struct Session {
   std::ostream& out;       // results: tables, or JSON with --json
   std::ostream& progress;  // per-kernel progress and reasons; never JSON
   DeviceProbe& device;     // which GPU, if any, runs the candidates
+  Clock& clock;            // wall time, for time limits
+  // Starts a connection to kblaster-harness (the process itself starts on the
+  // first request); Error::environment when the harness program is missing.
+  std::function<Result<std::unique_ptr<HarnessRunner>>()> harness;
 };
 
 using CommandAction = std::function<Result<ExitCode>(Session&)>;

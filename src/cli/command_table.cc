@@ -9,6 +9,11 @@ const std::vector<Command>& command_table() {
        &setup_plan},
       {"build", "Compile every kernel through the candidate builder and its cache (no GPU needed)",
        &setup_build},
+      {"verify", "Check every kernel against its reference at every size, with fresh inputs per seed (GPU)",
+       &setup_verify},
+      {"bench", "Verify, then time each kernel at its timed size by nvbench's method (GPU)", &setup_bench},
+      {"compare", "Interleave two candidates in one process: FASTER, SLOWER, SAME or AMBIGUOUS (GPU)",
+       &setup_compare},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},
   };

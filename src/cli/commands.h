@@ -8,5 +8,8 @@ namespace kblaster {
 CommandAction setup_plan(CLI::App& app);
 CommandAction setup_build(CLI::App& app);
 CommandAction setup_run(CLI::App& app);
+CommandAction setup_verify(CLI::App& app);
+CommandAction setup_bench(CLI::App& app);
+CommandAction setup_compare(CLI::App& app);
 
 }  // namespace kblaster

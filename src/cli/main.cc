@@ -6,11 +6,22 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/gpu_context.h"
 #include "cli/version.h"
+#include "core/clock.h"
 #include "gpu/device_probe.h"
 
 namespace kblaster {
 namespace {
+
+// The real harness, sandboxed, beside this executable (or at $KBLASTER_HARNESS).
+Result<std::unique_ptr<HarnessRunner>> start_harness() {
+  const auto path = harness_path();
+  if (!std::filesystem::exists(path))
+    return Error::environment("kblaster-harness not found at " + path.string() +
+                              " (build it with scripts/setup.sh, or set KBLASTER_HARNESS)");
+  return std::unique_ptr<HarnessRunner>(std::make_unique<HarnessSession>(path));
+}
 
 int report_error(const Error& error) {
   std::cerr << "kblaster: error: " << error.describe() << "\n";
@@ -58,7 +69,8 @@ int run(int argc, char** argv) {
   for (auto& [sub, action] : actions) {
     if (!sub->parsed()) continue;
     CudaDriverProbe device;
-    Session session{std::cout, std::cerr, device};
+    SteadyClock clock;
+    Session session{std::cout, std::cerr, device, clock, [] { return start_harness(); }};
     auto result = action(session);
     if (!result) return report_error(result.error());
     return to_int(*result);

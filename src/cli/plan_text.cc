@@ -28,14 +28,6 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
   return out;
 }
 
-// The size's scalars in argument order, as the user declared them.
-std::string describe_size(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size) {
-  std::vector<std::string> parts;
-  for (const auto& a : spec.args)
-    if (auto it = size.find(a.name); it != size.end()) parts.push_back(a.name + "=" + std::to_string(it->second));
-  return parts.empty() ? "(fixed)" : join(parts, " ");
-}
-
 }  // namespace
 
 void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPlan& plan) {
@@ -62,7 +54,7 @@ void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPl
       << std::setw(14) << "flops" << "\n";
   for (std::size_t i = 0; i < plan.sizes.size(); ++i) {
     const auto& s = plan.sizes[i];
-    out << "    " << std::left << std::setw(36) << describe_size(spec, spec.sizes[i]) << std::right
+    out << "    " << std::left << std::setw(36) << size_label(spec, spec.sizes[i]) << std::right
         << std::setw(12) << format_bytes(s.min_bytes()) << std::setw(14)
         << (s.flops ? format_flops(*s.flops) : "-") << (i == 0 ? "   timed" : "   verify") << "\n";
   }

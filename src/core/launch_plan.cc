@@ -39,6 +39,14 @@ Result<SizePlan> plan_size(const KernelSpec& spec, const std::map<std::string, s
   return plan;
 }
 
+std::string size_label(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size) {
+  std::string out;
+  for (const auto& a : spec.args)
+    if (auto it = size.find(a.name); it != size.end())
+      out += (out.empty() ? "" : " ") + a.name + "=" + std::to_string(it->second);
+  return out.empty() ? "(fixed)" : out;
+}
+
 Result<KernelPlan> plan_kernel(const KernelSpec& spec) {
   KernelPlan plan{spec.name, {}};
   for (std::size_t i = 0; i < spec.sizes.size(); ++i) {

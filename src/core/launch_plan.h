@@ -46,6 +46,9 @@ std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
 // on overflow, a negative count, or a byte total beyond int64.
 Result<SizePlan> plan_size(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size);
 
+// "N=8192 C=768": a size's scalars in argument order, as the user declared them.
+std::string size_label(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size);
+
 // plan_size for every entry of spec.sizes; the Error's message names the entry.
 Result<KernelPlan> plan_kernel(const KernelSpec& spec);
 

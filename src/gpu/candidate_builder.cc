@@ -56,7 +56,8 @@ Diagnostic* first_error(std::vector<Diagnostic>& diagnostics) {
 BuildOutcome classify_failure(const Diagnostic* first, const fs::path& shim) {
   const bool in_shim =
       first && (fs::path(first->file).lexically_normal() == shim.lexically_normal() ||
-                first->message.find("kblaster_entry") != std::string::npos);
+                first->message.find("kblaster_entry") != std::string::npos ||
+                first->message.find("kblaster_reference") != std::string::npos);
   return in_shim ? BuildOutcome::launcher_mismatch : BuildOutcome::compile_error;
 }
 
@@ -89,7 +90,7 @@ Status write_file(const fs::path& path, const std::string& text) {
 // Everything the object depends on, with repository-relative paths.
 CacheKeyInputs key_inputs(const KernelSpec& spec, const BuildRequest& request,
                           const SourceReader& read, const std::string& compiler_version) {
-  CacheKeyInputs key{generate_shim(spec, spec.source),
+  CacheKeyInputs key{generate_shim_of_kind(request.shim, spec, spec.source),
                      {{spec.source, *read(spec.source)}},
                      spec.include_dirs,
                      spec.nvcc_flags,
@@ -157,7 +158,7 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   CompileJob job{
       work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines, key.flags};
   for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
-  KB_TRY(write_file(job.source, generate_shim(spec, (root / spec.source).string())));
+  KB_TRY(write_file(job.source, generate_shim_of_kind(request.shim, spec, (root / spec.source).string())));
 
   auto compiled = compiler_.compile(job);
   if (!compiled) return compiled.error();

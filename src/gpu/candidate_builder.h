@@ -12,6 +12,7 @@
 #include "gpu/compile_cache.h"
 #include "gpu/compiler.h"
 #include "gpu/nvcc_diagnostics.h"
+#include "gpu/shim.h"
 
 namespace kblaster {
 
@@ -33,6 +34,7 @@ struct BuildRequest {
   std::map<std::string, std::string>
       macros;                            // NAME -> VALUE; unset tunables take their first value
   std::vector<std::string> extra_flags;  // after the spec's nvcc_flags
+  ShimKind shim = ShimKind::candidate;   // cpu_reference to build a reference_spec's CPU function
 };
 
 struct BuildResult {

@@ -19,6 +19,25 @@ namespace kblaster {
 // renamed to kblaster_user_main.
 std::string generate_shim(const KernelSpec& spec, const std::string& source_path);
 
+// The spec whose "launcher" is `spec`'s reference function, for building the
+// reference with the same machinery: source = the reference file, launcher =
+// its function, args = spec's args less tunable ones, no stream, no tunables.
+KernelSpec reference_spec(const KernelSpec& spec);
+
+// The shim for a CPU reference (`spec` as made by reference_spec). It exports
+//   extern "C" int kblaster_reference(void** args);
+// which calls the function with host pointers for buffers and scalars by
+// value, and returns 0.
+std::string generate_cpu_reference_shim(const KernelSpec& spec, const std::string& source_path);
+
+// Which entry point an object exports: a candidate's kblaster_entry (also used
+// for GPU references) or a CPU reference's kblaster_reference.
+enum class ShimKind { candidate, cpu_reference };
+
+// generate_shim or generate_cpu_reference_shim, by `kind`.
+std::string generate_shim_of_kind(ShimKind kind, const KernelSpec& spec,
+                                  const std::string& source_path);
+
 // How the shim calls the launcher, for messages:
 // "ns::launch(float* out, const float* in, int32_t n, cudaStream_t stream)".
 // An input buffer parameter may be T* or const T*.

@@ -43,36 +43,6 @@ struct SpawnSetup {
   SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
-// A started child in its own process group. If it is still running when this
-// dies (an early error return), the group is killed and the child reaped.
-// Copy deleted: only one owner may reap it.
-class Child {
- public:
-  explicit Child(pid_t pid) : pid_(pid) {}
-  ~Child() {
-    if (pid_ <= 0) return;
-    kill_group();
-    static_cast<void>(wait());  // nothing to report to from a destructor
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  void kill_group() { ::kill(-pid_, SIGKILL); }
-  // Reaps the child: its exit code (128 + signal when killed), or the errno
-  // of a failed waitpid (ECHILD when SIGCHLD is ignored, say).
-  Result<int> wait() {
-    int status = 0;
-    pid_t done = -1;
-    while ((done = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-    if (done < 0) return Error::environment(std::string("waitpid failed: ") + std::strerror(errno));
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-  }
-
- private:
-  pid_t pid_;
-};
-
 // Fills in the spawn actions and attributes; returns the failing call's error.
 int prepare(SpawnSetup& s, int pipe_write, const ProcessOptions& options) {
   if (s.init_error != 0) return s.init_error;
@@ -95,7 +65,8 @@ int prepare(SpawnSetup& s, int pipe_write, const ProcessOptions& options) {
 
 // Reads `fd` to end of file. Past `deadline` it kills the group once and marks
 // the result timed out; the pipe then closes as the group dies.
-Status drain(int fd, Child& child, std::optional<Clock::time_point> deadline, ProcessResult& out) {
+Status drain(int fd, ProcessGroup& child, std::optional<Clock::time_point> deadline,
+             ProcessResult& out) {
   char buffer[65536];
   for (;;) {
     int wait_ms = -1;
@@ -121,6 +92,39 @@ Status drain(int fd, Child& child, std::optional<Clock::time_point> deadline, Pr
 }
 
 }  // namespace
+
+void ProcessGroup::kill_group() {
+  if (pid_ <= 0) return;
+  // The only failure for our own child's group is ESRCH: every member is gone already.
+  static_cast<void>(::kill(-pid_, SIGKILL));
+}
+
+bool ProcessGroup::exited() const {
+  if (pid_ <= 0) return true;
+  siginfo_t info{};
+  // WNOWAIT leaves the leader a zombie. A failure (ECHILD) means there is no
+  // child left to wait for, which is exited too.
+  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+    return true;
+  return info.si_pid != 0;
+}
+
+Result<int> ProcessGroup::wait() {
+  if (pid_ <= 0) return Error::internal("ProcessGroup::wait: no child to wait for");
+  int status = 0;
+  pid_t done = -1;
+  while ((done = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  if (done < 0) return Error::environment(std::string("waitpid failed: ") + std::strerror(errno));
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+void ProcessGroup::release() {
+  if (pid_ <= 0) return;
+  kill_group();
+  static_cast<void>(wait());  // nothing to report to from a destructor
+}
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options) {
@@ -152,7 +156,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   const int e = ::posix_spawnp(&pid, path.c_str(), &setup.actions, &setup.attr, args.data(),
                                options.environment ? env.data() : environ);
   if (e != 0) return spawn_error(program, "spawn", e);
-  Child child(pid);
+  ProcessGroup child(pid);
   write_end.reset();  // the child holds the only write end now, so EOF means it is gone
 
   ProcessResult result;

@@ -1,15 +1,53 @@
 // Runs one program to completion and captures what it printed: the one place
-// kblaster starts child processes (nvcc, the harness, ncu).
+// kblaster starts short-lived child processes (nvcc, ncu). The long-lived,
+// sandboxed harness child is gpu/child_process.h; both own children as a ProcessGroup.
 #pragma once
+
+#include <sys/types.h>
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
 
 namespace kblaster {
+
+// A started child that leads its own process group. If it is still unreaped
+// when its owner dies, the group gets SIGKILL and the child is reaped.
+// Copy deleted: only one owner may reap it.
+class ProcessGroup {
+ public:
+  explicit ProcessGroup(pid_t pid = -1) : pid_(pid) {}
+  ~ProcessGroup() { release(); }
+  ProcessGroup(const ProcessGroup&) = delete;
+  ProcessGroup& operator=(const ProcessGroup&) = delete;
+  ProcessGroup(ProcessGroup&& other) noexcept : pid_(std::exchange(other.pid_, -1)) {}
+  ProcessGroup& operator=(ProcessGroup&& other) noexcept {
+    if (this != &other) {
+      release();
+      pid_ = std::exchange(other.pid_, -1);
+    }
+    return *this;
+  }
+
+  pid_t pid() const { return pid_; }  // the leader (= the group id); -1 once reaped
+  bool owned() const { return pid_ > 0; }
+  // SIGKILL to every process in the group; a no-op once reaped.
+  void kill_group();
+  // Whether the leader has exited. It stays unreaped, so the group id cannot be
+  // reused and kill_group still reaches what it left behind.
+  bool exited() const;
+  // Reaps the leader: its exit code (128 + signal when killed), or the errno
+  // of a failed waitpid (ECHILD when SIGCHLD is ignored, say).
+  Result<int> wait();
+
+ private:
+  void release();  // kill_group, then wait, when still owned
+  pid_t pid_;
+};
 
 struct ProcessOptions {
   std::filesystem::path working_dir;                    // empty = the caller's

@@ -1,0 +1,27 @@
+// Checked CUDA calls for the harness: a failed call becomes a HarnessFailure
+// naming the call, the file and the line (nvbench's NVBENCH_CUDA_CALL habit).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace kblaster::harness {
+
+// Any failure while serving one request; main's request loop turns it into an
+// {"ok": false, "error": …} response.
+struct HarnessFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void cuda_failed(cudaError_t error, const char* call, const char* file, int line);
+
+}  // namespace kblaster::harness
+
+#define KBH_CUDA(call)                                                          \
+  do {                                                                          \
+    const cudaError_t kbh_status_ = (call);                                     \
+    if (kbh_status_ != cudaSuccess)                                             \
+      ::kblaster::harness::cuda_failed(kbh_status_, #call, __FILE__, __LINE__); \
+  } while (0)

@@ -1,0 +1,119 @@
+#include "harness.h"
+
+#include "cuda_check.h"
+
+namespace kblaster::harness {
+namespace {
+
+using ReferenceFn = int (*)(void** args);
+
+}  // namespace
+
+nlohmann::json Harness::hello() {
+  int device = 0;
+  KBH_CUDA(cudaGetDevice(&device));
+  cudaDeviceProp p{};
+  KBH_CUDA(cudaGetDeviceProperties(&p, device));
+  l2_bytes_ = static_cast<std::size_t>(p.l2CacheSize);
+  rig_ = std::make_unique<LaunchRig>(l2_bytes_);
+  return {{"device",
+           {{"name", p.name},
+            {"cc", std::to_string(p.major) + "." + std::to_string(p.minor)},
+            {"sm_count", p.multiProcessorCount},
+            {"l2_bytes", p.l2CacheSize},
+            {"memory_bytes", p.totalGlobalMem}}},
+          {"version", 1}};
+}
+
+nlohmann::json Harness::load(const nlohmann::json& request) {
+  candidates_.clear();
+  reference_.reset();
+  for (const auto& path : request.at("candidates")) candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
+  const auto& ref = request.value("reference", nlohmann::json());
+  if (!ref.is_null()) {
+    const bool cpu = ref.at("kind") == "cpu";
+    reference_.emplace(Reference{cpu ? ReferenceKind::cpu : ReferenceKind::gpu,
+                                 LoadedObject(ref.at("object").get<std::string>(),
+                                              cpu ? "kblaster_reference" : "kblaster_entry")});
+  }
+  return nlohmann::json::object();
+}
+
+nlohmann::json Harness::setup(const nlohmann::json& request) {
+  if (!rig_) hello();
+  workload_.reset();
+  bench_expected_.reset();
+  workload_ = std::make_unique<Workload>(parse_args(request.at("args")));
+  return {{"bytes", workload_->device_bytes()}};
+}
+
+Workload& Harness::workload() {
+  if (!workload_) throw HarnessFailure("no workload: send `setup` first");
+  return *workload_;
+}
+
+EntryFn Harness::candidate(const nlohmann::json& index) const {
+  const auto i = index.get<std::size_t>();
+  if (i >= candidates_.size()) throw HarnessFailure("no candidate " + std::to_string(i) + " loaded");
+  return reinterpret_cast<EntryFn>(candidates_[i].symbol());
+}
+
+std::vector<const ArgDesc*> Harness::outputs() const {
+  std::vector<const ArgDesc*> out;
+  for (const auto& a : workload_->args())
+    if (a.is_output()) out.push_back(&a);
+  return out;
+}
+
+std::vector<const ArgDesc*> Harness::plain_inputs() const {
+  std::vector<const ArgDesc*> out;
+  for (const auto& a : workload_->args())
+    if (a.is_buffer && a.role == Role::in) out.push_back(&a);
+  return out;
+}
+
+LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
+                             const std::function<void()>& while_held) {
+  Workload& w = workload();
+  try {
+    return rig_->launch(
+        entry, args,
+        [&](cudaStream_t s) {
+          w.restore_inputs(s);
+          w.poison_outputs(poison, s);
+        },
+        while_held);
+  } catch (const HarnessFailure& failure) {
+    // A fault inside the launch leaves the context unusable (a sticky error).
+    if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+      sticky_error_ = failure.what();
+    throw;
+  }
+}
+
+OutputSnapshot Harness::expected_outputs(const nlohmann::json& against) {
+  Workload& w = workload();
+  if (against.is_object()) {
+    EntryFn base = candidate(against.at("candidate"));
+    LaunchTiming t = launch(base, w.candidate_args(), kPoisonA);
+    if (t.entry_status != 0)
+      throw HarnessFailure(std::string("the candidate used as reference failed: ") +
+                           cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+    return w.read_outputs(rig_->stream());
+  }
+  if (!reference_) throw HarnessFailure("verify against the reference, but none was loaded");
+  if (reference_->kind == ReferenceKind::cpu) {
+    auto fn = reinterpret_cast<ReferenceFn>(reference_->object.symbol());
+    if (int rc = fn(w.prepare_cpu_reference()); rc != 0)
+      throw HarnessFailure("the CPU reference returned " + std::to_string(rc));
+    return w.cpu_reference_outputs();
+  }
+  auto fn = reinterpret_cast<EntryFn>(reference_->object.symbol());
+  LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA);
+  if (t.entry_status != 0)
+    throw HarnessFailure(std::string("the GPU reference failed: ") +
+                         cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+  return w.read_outputs(rig_->stream());
+}
+
+}  // namespace kblaster::harness

@@ -1,0 +1,66 @@
+// The harness's state between requests: the device, the loaded objects, the
+// workload of the current size, and the bench inputs' expected output. One
+// method per protocol op (docs/harness-protocol.md); each throws HarnessFailure.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "launch_rig.h"
+#include "loaded_object.h"
+#include "output_check.h"
+#include "workload.h"
+
+namespace kblaster::harness {
+
+class Harness {
+ public:
+  // Two poisons: an element that holds the first after one launch and the second
+  // after another was written by neither. 0xFF is NaN for every float type.
+  static constexpr unsigned char kPoisonA = 0xFF;
+  static constexpr unsigned char kPoisonB = 0xA5;
+
+  nlohmann::json hello();
+  nlohmann::json load(const nlohmann::json& request);
+  nlohmann::json setup(const nlohmann::json& request);
+  nlohmann::json verify(const nlohmann::json& request);
+  nlohmann::json bench_prepare(const nlohmann::json& request);
+  nlohmann::json sample(const nlohmann::json& request);
+  nlohmann::json recheck(const nlohmann::json& request);
+  nlohmann::json peak_bandwidth();
+
+  // Set once a launch faulted: the CUDA context is unusable and every later
+  // request fails with this message, so the parent starts a new harness.
+  const std::string& sticky_error() const { return sticky_error_; }
+
+ private:
+  enum class ReferenceKind { cpu, gpu };
+  struct Reference {
+    ReferenceKind kind;
+    LoadedObject object;
+  };
+
+  Workload& workload();
+  EntryFn candidate(const nlohmann::json& index) const;
+  OutputSnapshot expected_outputs(const nlohmann::json& against);
+  Verdict verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
+                      const Tolerance& tolerance, OutputSnapshot& previous);
+  LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
+                      const std::function<void()>& while_held = {});
+  std::vector<const ArgDesc*> outputs() const;
+  std::vector<const ArgDesc*> plain_inputs() const;
+
+  std::size_t l2_bytes_ = 0;
+  std::unique_ptr<LaunchRig> rig_;
+  std::vector<LoadedObject> candidates_;
+  std::optional<Reference> reference_;
+  std::unique_ptr<Workload> workload_;
+  std::optional<OutputSnapshot> bench_expected_;
+  std::string sticky_error_;
+};
+
+}  // namespace kblaster::harness

@@ -1,0 +1,65 @@
+// Harness's timing ops: fresh bench inputs, interleaved samples, the
+// re-verification after timing, and the device-to-device copy ceiling.
+#include "cuda_check.h"
+#include "harness.h"
+
+namespace kblaster::harness {
+
+nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
+  Workload& w = workload();
+  w.fill_inputs(request.at("seed").get<std::uint64_t>(), rig_->stream());
+  bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")));
+  return nlohmann::json::object();
+}
+
+nlohmann::json Harness::sample(const nlohmann::json& request) {
+  Workload& w = workload();
+  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `sample`");
+  nlohmann::json samples = nlohmann::json::array();
+  for (const auto& index : request.at("order")) {
+    EntryFn entry = candidate(index);
+    // Outputs are not poisoned between samples: the kernel's work is what is timed.
+    LaunchTiming t = rig_->launch(entry, w.candidate_args(), [&](cudaStream_t s) { w.restore_inputs(s); });
+    if (t.hold_expired || t.entry_status != 0)
+      throw HarnessFailure("candidate " + index.dump() + " failed while timing: " +
+                           (t.hold_expired ? std::string("the launcher waited for the GPU")
+                                           : cudaGetErrorName(static_cast<cudaError_t>(t.entry_status))));
+    samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});
+  }
+  return {{"samples", samples}};
+}
+
+nlohmann::json Harness::recheck(const nlohmann::json& request) {
+  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `recheck`");
+  EntryFn entry = candidate(request.at("candidate"));
+  LaunchTiming t = launch(entry, workload().candidate_args(), kPoisonA);
+  Verdict v;
+  if (t.entry_status != 0 || t.hold_expired)
+    v = Verdict::failure("launch_error", "the launch after timing failed");
+  else
+    v = compare_outputs(outputs(), workload().read_outputs(rig_->stream()), *bench_expected_,
+                        parse_tolerance(request.at("tolerance")));
+  return {{"verdict", v.to_json()}};
+}
+
+nlohmann::json Harness::peak_bandwidth() {
+  if (!rig_) hello();
+  constexpr std::size_t kBytes = std::size_t{1} << 30;
+  DeviceBuffer a(kBytes), b(kBytes);
+  Event start, stop;
+  cudaStream_t s = rig_->stream();
+  KBH_CUDA(cudaMemsetAsync(a.get(), 1, kBytes, s));
+  double best = 0.0;
+  for (int i = 0; i < 12; ++i) {
+    KBH_CUDA(cudaEventRecord(start.get(), s));
+    KBH_CUDA(cudaMemcpyAsync(b.get(), a.get(), kBytes, cudaMemcpyDeviceToDevice, s));
+    KBH_CUDA(cudaEventRecord(stop.get(), s));
+    KBH_CUDA(cudaEventSynchronize(stop.get()));
+    float ms = 0.0f;
+    KBH_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    if (i >= 2) best = std::max(best, 2.0 * kBytes / (ms * 1e-3));  // read + write
+  }
+  return {{"bytes_per_s", best}};
+}
+
+}  // namespace kblaster::harness

@@ -1,0 +1,94 @@
+// Harness::verify: every check of DESIGN.md's verification list that runs on
+// the GPU, for each seed at the current size (the parent loops over sizes).
+#include <chrono>
+#include <thread>
+
+#include "cuda_check.h"
+#include "harness.h"
+
+namespace kblaster::harness {
+namespace {
+
+Verdict launch_failure(const LaunchTiming& t) {
+  if (t.hold_expired)
+    return Verdict::failure("launcher_synchronizes",
+                            "the launcher waited for the GPU (cudaDeviceSynchronize, a synchronous "
+                            "copy, or a sync on its stream) while kblaster held the stream; "
+                            "launchers must only enqueue work");
+  if (t.entry_status != 0)
+    return Verdict::failure("launch_error", std::string("kblaster_entry returned ") +
+                                                cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+  return {};
+}
+
+}  // namespace
+
+Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
+                             const Tolerance& tolerance, OutputSnapshot& previous) {
+  Workload& w = workload();
+  w.fill_inputs(seed, rig_->stream());
+  const OutputSnapshot expected = expected_outputs(against);
+  const OutputSnapshot uploaded = w.host_inputs();
+  const OutputSnapshot untouched = w.initial_outputs(kPoisonA);
+
+  // Launch 1: while the stream is held, nothing may have touched the outputs.
+  bool escaped = false;
+  LaunchTiming first = launch(entry, w.candidate_args(), kPoisonA, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    escaped = w.read_outputs(rig_->side()) != untouched;
+  });
+  KBH_CUDA(cudaDeviceSynchronize());  // also waits for work that escaped the stream
+  if (escaped)
+    return Verdict::failure("work_outside_stream",
+                            "outputs changed while kblaster held the launch stream: the launcher "
+                            "ran work on a stream of its own, which events on its stream cannot time");
+  if (Verdict v = launch_failure(first); !v.passed) return v;
+  const OutputSnapshot after_first = w.read_outputs(rig_->stream());
+  if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
+    return v;
+
+  // Launch 2, other poison: what kept both poisons was never written.
+  LaunchTiming second = launch(entry, w.candidate_args(), kPoisonB);
+  KBH_CUDA(cudaDeviceSynchronize());
+  if (Verdict v = launch_failure(second); !v.passed) return v;
+  const OutputSnapshot after_second = w.read_outputs(rig_->stream());
+  if (Verdict v = find_unwritten(outputs(), after_first, after_second, kPoisonA, kPoisonB); !v.passed)
+    return v;
+
+  Verdict v = compare_outputs(outputs(), after_second, expected, tolerance);
+  if (!v.passed && !previous.empty() && after_second == previous)
+    v = Verdict::failure("output_cached",
+                         "the output equals, byte for byte, the output of the previous launch on "
+                         "other inputs: the candidate returns a cached result (" + v.message + ")",
+                         v.detail);
+  previous = after_second;
+  return v;
+}
+
+nlohmann::json Harness::verify(const nlohmann::json& request) {
+  EntryFn entry = candidate(request.at("candidate"));
+  const Tolerance tolerance = parse_tolerance(request.at("tolerance"));
+  const nlohmann::json against = request.value("against", nlohmann::json("reference"));
+  OutputSnapshot previous;
+  double max_abs = 0.0, max_rel = 0.0;
+  for (const auto& s : request.at("seeds")) {
+    const auto seed = s.get<std::uint64_t>();
+    Verdict v;
+    try {
+      v = verify_seed(entry, seed, against, tolerance, previous);
+    } catch (const HarnessFailure& failure) {
+      if (sticky_error_.empty()) throw;
+      v = Verdict::failure("launch_error", std::string("the launch faulted: ") + failure.what(),
+                           {{"context_lost", true}});
+    }
+    v.detail["seed"] = seed;
+    if (!v.passed) return {{"verdict", v.to_json()}};
+    max_abs = std::max(max_abs, v.detail.value("max_abs_error", 0.0));
+    max_rel = std::max(max_rel, v.detail.value("max_rel_error", 0.0));
+  }
+  Verdict ok;
+  ok.detail = {{"max_abs_error", max_abs}, {"max_rel_error", max_rel}, {"seeds", request.at("seeds")}};
+  return {{"verdict", ok.to_json()}};
+}
+
+}  // namespace kblaster::harness

@@ -1,0 +1,17 @@
+#include "loaded_object.h"
+
+#include <dlfcn.h>
+
+#include "cuda_check.h"
+
+namespace kblaster::harness {
+
+LoadedObject::LoadedObject(const std::string& path, const char* symbol) : path_(path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw HarnessFailure("cannot load `" + path + "`: " + dlerror());
+  dlerror();
+  symbol_ = dlsym(handle, symbol);
+  if (!symbol_) throw HarnessFailure("`" + path + "` does not export " + symbol);
+}
+
+}  // namespace kblaster::harness

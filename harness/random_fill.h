@@ -1,0 +1,26 @@
+// Fresh random inputs, generated on the device from (seed, buffer, index) with
+// a counter-based hash, so any size fills in microseconds and a seed always
+// gives the same bytes. Never zeros: that hides unwritten outputs.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "element_type.h"
+
+namespace kblaster::harness {
+
+struct Distribution {
+  enum class Kind { normal, uniform, randint } kind = Kind::normal;
+  double a = 0.0;  // normal: mean; uniform/randint: low
+  double b = 1.0;  // normal: stddev; uniform/randint: high (exclusive)
+};
+
+// Fills `count` elements of `type` at device pointer `data` on `stream`.
+// `stream_id` separates the buffers of one launch (e.g. the argument index).
+void fill_random(ElementType type, void* data, std::size_t count, const Distribution& dist,
+                 std::uint64_t seed, std::uint64_t stream_id, cudaStream_t stream);
+
+}  // namespace kblaster::harness

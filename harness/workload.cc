@@ -1,0 +1,174 @@
+#include "workload.h"
+
+#include <cstring>
+
+#include "cuda_check.h"
+
+namespace kblaster::harness {
+namespace {
+
+Role parse_role(const std::string& r) {
+  if (r == "in") return Role::in;
+  if (r == "out") return Role::out;
+  if (r == "inout") return Role::inout;
+  throw HarnessFailure("setup: unknown role `" + r + "`");
+}
+
+Distribution parse_init(const nlohmann::json& j) {
+  Distribution d;
+  const std::string kind = j.value("kind", "normal");
+  d.kind = kind == "uniform" ? Distribution::Kind::uniform
+           : kind == "randint" ? Distribution::Kind::randint : Distribution::Kind::normal;
+  d.a = j.value("a", 0.0);
+  d.b = j.value("b", 1.0);
+  return d;
+}
+
+}  // namespace
+
+std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
+  std::vector<ArgDesc> out;
+  for (const auto& j : args) {
+    ArgDesc a;
+    a.name = j.at("name").get<std::string>();
+    auto type = parse_element_type(j.at("type").get<std::string>());
+    if (!type) throw HarnessFailure("setup: argument `" + a.name + "` has an unknown type");
+    a.type = *type;
+    a.is_buffer = j.contains("elements");
+    if (a.is_buffer) {
+      a.elements = j.at("elements").get<std::size_t>();
+      a.role = parse_role(j.value("role", "in"));
+      if (j.contains("init")) a.init = parse_init(j.at("init"));
+    } else {
+      a.value = j.at("value").get<double>();
+    }
+    a.to_reference = j.value("to_reference", true);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(args_.size()) {
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    const ArgDesc& a = args_[i];
+    Slot& s = slots_[i];
+    void* device_arg;
+    void* host_arg;
+    if (a.is_buffer) {
+      s.device = DeviceBuffer(a.bytes());
+      if (a.is_input()) s.pristine = DeviceBuffer(a.bytes());
+      s.host.resize(a.bytes());
+      // The shim reads a buffer argument as args[i] itself (the device pointer).
+      device_arg = s.device.get();
+      host_arg = s.host.data();
+    } else {
+      s.scalar.resize(element_size(a.type));
+      element_from_double(a.type, s.scalar.data(), 0, a.value);
+      device_arg = host_arg = s.scalar.data();
+    }
+    candidate_args_.push_back(device_arg);
+    if (a.to_reference) {
+      gpu_reference_args_.push_back(device_arg);
+      cpu_reference_args_.push_back(host_arg);
+    }
+  }
+}
+
+std::size_t Workload::device_bytes() const {
+  std::size_t total = 0;
+  for (const auto& s : slots_) total += s.device.bytes() + s.pristine.bytes();
+  return total;
+}
+
+void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
+  cpu_inputs_.clear();
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    const ArgDesc& a = args_[i];
+    if (!a.is_input() || a.elements == 0) continue;
+    fill_random(a.type, slots_[i].pristine.get(), a.elements, a.init, seed, i, stream);
+    KBH_CUDA(cudaMemcpyAsync(slots_[i].host.data(), slots_[i].pristine.get(), a.bytes(),
+                             cudaMemcpyDeviceToHost, stream));
+  }
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_input()) cpu_inputs_.push_back(slots_[i].host);
+  restore_inputs(stream);
+}
+
+void Workload::restore_inputs(cudaStream_t stream) {
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_input() && args_[i].elements > 0)
+      KBH_CUDA(cudaMemcpyAsync(slots_[i].device.get(), slots_[i].pristine.get(), args_[i].bytes(),
+                               cudaMemcpyDeviceToDevice, stream));
+}
+
+void Workload::poison_outputs(unsigned char pattern, cudaStream_t stream) {
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer && args_[i].role == Role::out && args_[i].elements > 0)
+      KBH_CUDA(cudaMemsetAsync(slots_[i].device.get(), pattern, args_[i].bytes(), stream));
+}
+
+OutputSnapshot Workload::read_outputs(cudaStream_t stream) const {
+  OutputSnapshot out;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_output()) continue;
+    out.emplace_back(args_[i].bytes());
+    if (args_[i].elements > 0)
+      KBH_CUDA(cudaMemcpyAsync(out.back().data(), slots_[i].device.get(), args_[i].bytes(),
+                               cudaMemcpyDeviceToHost, stream));
+  }
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  return out;
+}
+
+OutputSnapshot Workload::read_inputs(cudaStream_t stream) const {
+  OutputSnapshot out;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_buffer || args_[i].role != Role::in) continue;
+    out.emplace_back(args_[i].bytes());
+    if (args_[i].elements > 0)
+      KBH_CUDA(cudaMemcpyAsync(out.back().data(), slots_[i].device.get(), args_[i].bytes(),
+                               cudaMemcpyDeviceToHost, stream));
+  }
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  return out;
+}
+
+OutputSnapshot Workload::host_inputs() const {
+  OutputSnapshot out;
+  for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_input()) continue;
+    if (args_[i].role == Role::in) out.push_back(cpu_inputs_.at(k));
+    ++k;
+  }
+  return out;
+}
+
+OutputSnapshot Workload::initial_outputs(unsigned char poison) const {
+  OutputSnapshot out;
+  for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_buffer) continue;
+    if (args_[i].role == Role::out) out.emplace_back(args_[i].bytes(), poison);
+    if (args_[i].role == Role::inout) out.push_back(cpu_inputs_.at(k));
+    if (args_[i].is_input()) ++k;
+  }
+  return out;
+}
+
+void** Workload::prepare_cpu_reference() {
+  for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_buffer) continue;
+    if (args_[i].is_input()) slots_[i].host = cpu_inputs_.at(k++);
+    else std::memset(slots_[i].host.data(), 0xFF, slots_[i].host.size());
+  }
+  return cpu_reference_args_.data();
+}
+
+OutputSnapshot Workload::cpu_reference_outputs() const {
+  OutputSnapshot out;
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_output()) out.push_back(slots_[i].host);
+  return out;
+}
+
+}  // namespace kblaster::harness

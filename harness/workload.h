@@ -1,0 +1,89 @@
+// The buffers and scalars of one launch at one size: device buffers for every
+// argument, pristine copies of the inputs, host copies for a CPU reference, and
+// the void* argument vectors the candidate and the reference are called with.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "device_memory.h"
+#include "element_type.h"
+#include "random_fill.h"
+
+namespace kblaster::harness {
+
+enum class Role { in, out, inout };
+
+struct ArgDesc {
+  std::string name;
+  ElementType type = ElementType::f32;
+  Role role = Role::in;
+  bool is_buffer = false;
+  std::size_t elements = 0;
+  Distribution init;
+  double value = 0.0;  // scalars
+  bool to_reference = true;
+
+  std::size_t bytes() const { return elements * element_size(type); }
+  bool is_output() const { return is_buffer && role != Role::in; }
+  bool is_input() const { return is_buffer && role != Role::out; }
+};
+
+// Parses the `args` of a setup request; throws HarnessFailure naming the bad field.
+std::vector<ArgDesc> parse_args(const nlohmann::json& args);
+
+// Host bytes of every output buffer, in argument order.
+using OutputSnapshot = std::vector<std::vector<unsigned char>>;
+
+class Workload {
+ public:
+  explicit Workload(std::vector<ArgDesc> args);
+  Workload(const Workload&) = delete;  // owns device memory
+  Workload& operator=(const Workload&) = delete;
+
+  const std::vector<ArgDesc>& args() const { return args_; }
+  std::size_t device_bytes() const;
+
+  // Fresh inputs from `seed` into the device buffers, their pristine copies and host copies.
+  void fill_inputs(std::uint64_t seed, cudaStream_t stream);
+  // Copies the pristine inputs back over every input and inout buffer.
+  void restore_inputs(cudaStream_t stream);
+  // Fills every role=out buffer with the byte `pattern`.
+  void poison_outputs(unsigned char pattern, cudaStream_t stream);
+
+  // Copies of the device buffers (outputs / inputs), synchronising `stream`.
+  OutputSnapshot read_outputs(cudaStream_t stream) const;
+  OutputSnapshot read_inputs(cudaStream_t stream) const;
+  // The host copies of the role=in buffers made by fill_inputs, in argument order.
+  OutputSnapshot host_inputs() const;
+  // What the outputs hold before a launch: `poison` for role=out, the inputs for inout.
+  OutputSnapshot initial_outputs(unsigned char poison) const;
+
+  // Argument vectors: every argument for a candidate; `to_reference` ones for a
+  // reference, with device pointers (GPU) or host pointers (CPU).
+  void** candidate_args() { return candidate_args_.data(); }
+  void** gpu_reference_args() { return gpu_reference_args_.data(); }
+  // Host buffers for a CPU reference: inputs are copies of this seed's inputs,
+  // outputs start poisoned. After the call, cpu_reference_outputs() holds them.
+  void** prepare_cpu_reference();
+  OutputSnapshot cpu_reference_outputs() const;
+
+ private:
+  struct Slot {
+    DeviceBuffer device;
+    DeviceBuffer pristine;               // inputs only
+    std::vector<unsigned char> host;     // host copy (inputs) or CPU reference buffer
+    std::vector<unsigned char> scalar;   // a scalar's bytes
+  };
+  std::vector<ArgDesc> args_;
+  std::vector<Slot> slots_;
+  std::vector<void*> candidate_args_, gpu_reference_args_, cpu_reference_args_;
+  std::vector<std::vector<unsigned char>> cpu_inputs_;
+};
+
+}  // namespace kblaster::harness

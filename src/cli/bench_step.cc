@@ -1,0 +1,43 @@
+#include "cli/bench_step.h"
+
+namespace kblaster {
+
+Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu, const VerifyFlags& verify,
+                                      const BenchFlags& bench, Session& session) {
+  auto verified = verify_kernels(builds, *gpu.client, verify, session);
+  if (!verified) return verified.error();
+  auto peak = gpu.client->peak_bandwidth();
+  if (!peak) return peak.error();
+  const Ceilings ceilings{*peak};
+  session.progress << "measured DRAM bandwidth (device-to-device copy): " << ceilings.dram_bytes_per_s / 1e12
+                   << " TB/s\n";
+
+  BenchOutcome outcome;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (std::size_t i = 0; i < verified->size(); ++i) {
+    const KernelVerification& v = (*verified)[i];
+    const KernelBuild& b = builds.kernels[i];
+    nlohmann::json j = {{"name", v.spec->name}, {"verification", to_json(v)}};
+    if (v.status != KernelVerification::Status::passed) {
+      outcome.problem = outcome.problem || v.status == KernelVerification::Status::failed;
+      session.progress << "bench " << v.spec->name << ": not timed, verification "
+                       << verification_status_name(v.status) << "\n";
+      kernels.push_back(std::move(j));
+      continue;
+    }
+    KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
+    auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
+    if (!m) return m.error();
+    session.progress << "bench " << v.spec->name << "  " << m->size << "  " << describe(*m, ceilings)
+                     << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
+    outcome.problem = outcome.problem || !m->rejected.empty();
+    j["measurement"] = to_json(*m, ceilings);
+    kernels.push_back(std::move(j));
+  }
+  outcome.report = {{"device", gpu.harness_device.name},
+                    {"peak_bytes_per_s", ceilings.dram_bytes_per_s},
+                    {"kernels", kernels}};
+  return outcome;
+}
+
+}  // namespace kblaster

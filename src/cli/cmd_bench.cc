@@ -1,0 +1,48 @@
+// `kblaster bench [REPO]`: verify each kernel, then time it at its timed size
+// (nvbench's method; see measure_step.h). Needs a CUDA device.
+#include <nlohmann/json.hpp>
+
+#include "cli/bench_step.h"
+#include "cli/build_step.h"
+#include "cli/commands.h"
+#include "cli/gpu_context.h"
+#include "cli/measure_step.h"
+#include "cli/verify_step.h"
+
+namespace kblaster {
+namespace {
+
+struct BenchOptions {
+  CommonOptions common;
+  BuildFlags build;
+  VerifyFlags verify;
+  BenchFlags bench;
+};
+
+Result<ExitCode> run_bench(const BenchOptions& options, Session& session) {
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  const DeviceInfo device = session.device.probe();
+  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
+  if (!builds) return builds.error();
+  auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 60.0)});
+  if (!gpu) return gpu.error();
+  auto outcome = verify_and_bench(*builds, *gpu, options.verify, options.bench, session);
+  if (!outcome) return outcome.error();
+  if (options.common.json) session.out << outcome->report.dump(2) << "\n";
+  return outcome->problem || builds->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_bench(CLI::App& app) {
+  auto options = std::make_shared<BenchOptions>();
+  add_common_options(app, options->common);
+  add_build_flags(app, options->build);
+  add_verify_flags(app, options->verify);
+  add_bench_flags(app, options->bench);
+  return [options](Session& session) { return run_bench(*options, session); };
+}
+
+}  // namespace kblaster

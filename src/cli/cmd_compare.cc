@@ -1,0 +1,122 @@
+// `kblaster compare [REPO] --a KERNEL (--b KERNEL | --b-source FILE)`: verify
+// both candidates, then time them interleaved in one process and give the
+// verdict for B against A. `--repeat N` repeats the timing (fresh inputs, a
+// fresh sampler) N times after one verification, for studies of the verdict.
+#include <nlohmann/json.hpp>
+
+#include "cli/build_step.h"
+#include "cli/commands.h"
+#include "cli/compare_step.h"
+#include "cli/gpu_context.h"
+#include "cli/verify_step.h"
+#include "core/launch_plan.h"
+
+namespace kblaster {
+namespace {
+
+struct CompareOptions {
+  CommonOptions common;
+  BuildFlags build;
+  VerifyFlags verify;
+  CompareFlags compare;
+  std::string a, b, b_source;
+  int repeat = 1;
+};
+
+// Both candidates are called with one argument list, so their specs must agree on it.
+Status check_same_arguments(const KernelSpec& a, const KernelSpec& b) {
+  bool same = a.args.size() == b.args.size() && a.stream == b.stream;
+  for (std::size_t i = 0; same && i < a.args.size(); ++i)
+    same = a.args[i].name == b.args[i].name && a.args[i].type == b.args[i].type &&
+           a.args[i].role == b.args[i].role && a.args[i].is_buffer() == b.args[i].is_buffer() &&
+           (!a.args[i].is_buffer() || a.args[i].shape->text() == b.args[i].shape->text());
+  if (!same)
+    return Error::usage("kernels `" + a.name + "` and `" + b.name +
+                        "` declare different arguments, so they cannot be compared on one input");
+  return Ok{};
+}
+
+Result<ExitCode> run_compare(CompareOptions options, Session& session) {
+  if (options.b.empty() == options.b_source.empty())
+    return Error::usage("give B as --b KERNEL or as --b-source FILE (one of them)");
+  options.common.kernels = {options.a};
+  if (!options.b.empty() && options.b != options.a) options.common.kernels.push_back(options.b);
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  const KernelSpec& spec_a = *repo->selected.front();
+  KernelSpec spec_b = options.b.empty() || options.b == options.a ? spec_a : *repo->selected.back();
+  if (!options.b_source.empty()) {
+    spec_b.name = spec_a.name + "@" + options.b_source;
+    spec_b.source = options.b_source;
+  }
+  KB_TRY(check_same_arguments(spec_a, spec_b));
+  repo->selected = {&spec_a, &spec_b};
+
+  const DeviceInfo device = session.device.probe();
+  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
+  if (!builds) return builds.error();
+  if (builds->failed > 0) return ExitCode::found_problem;
+  auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 120.0)});
+  if (!gpu) return gpu.error();
+  auto verified = verify_kernels(*builds, *gpu->client, options.verify, session);
+  if (!verified) return verified.error();
+  for (const auto& v : *verified)
+    if (v.status != KernelVerification::Status::passed) {
+      session.progress << "compare: not timed, `" << v.spec->name << "` did not pass verification\n";
+      return ExitCode::found_problem;
+    }
+
+  KB_TRY(gpu->client->load({builds->kernels[0].result.object.string(), builds->kernels[1].result.object.string()},
+                           reference_object(builds->kernels[0])));
+  auto plan = plan_kernel(spec_a);
+  if (!plan) return plan.error();
+  KB_TRY(gpu->client->setup(harness_args(spec_a, plan->sizes.front())));
+  session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source << "), B = " << spec_b.name
+                   << " (" << spec_b.source << ") at " << size_label(spec_a, spec_a.sizes.front()) << "\n";
+  nlohmann::json runs = nlohmann::json::array();
+  std::map<std::string, int> tally;
+  bool slower = false;
+  for (int i = 0; i < options.repeat; ++i) {
+    auto r = compare_once(*gpu->client, spec_a, options.compare, session.clock);
+    if (!r) return r.error();
+    const std::string verdict = verdict_name(r->comparison.verdict);
+    ++tally[verdict];
+    slower = slower || r->comparison.verdict == Verdict::slower;
+    session.progress << "[" << i + 1 << "/" << options.repeat << "] " << r->comparison.reason
+                     << (r->recheck_a.passed && r->recheck_b.passed ? "" : "  (RECHECK FAILED)") << "\n";
+    runs.push_back(to_json(*r));
+  }
+  std::string summary;
+  for (const auto& [verdict, count] : tally) summary += (summary.empty() ? "" : ", ") + verdict + " " + std::to_string(count);
+  session.progress << "compare: " << summary << " of " << options.repeat << " run(s)\n";
+  if (options.common.json)
+    session.out << nlohmann::json{{"device", gpu->harness_device.name},
+                                  {"a", {{"kernel", spec_a.name}, {"source", spec_a.source}}},
+                                  {"b", {{"kernel", spec_b.name}, {"source", spec_b.source}}},
+                                  {"size", size_label(spec_a, spec_a.sizes.front())},
+                                  {"min_effect", options.compare.criteria.min_effect},
+                                  {"runs", runs},
+                                  {"tally", tally}}
+                       .dump(2)
+                << "\n";
+  return slower ? ExitCode::found_problem : ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_compare(CLI::App& app) {
+  auto options = std::make_shared<CompareOptions>();
+  add_common_options(app, options->common);
+  add_build_flags(app, options->build);
+  add_verify_flags(app, options->verify);
+  app.add_option("--a", options->a, "Kernel A, the baseline")->required();
+  app.add_option("--b", options->b, "Kernel B, declared in the same repository with the same arguments");
+  app.add_option("--b-source", options->b_source, "B is kernel A built from this source file instead (repository-relative)");
+  app.add_option("--min-effect", options->compare.criteria.min_effect, "Smallest relative change that counts (default 0.02)");
+  app.add_option("--max-pairs", options->compare.budget.max_pairs, "Most AB pairs per comparison (default 2000)");
+  app.add_option("--repeat", options->repeat, "Repeat the timed comparison N times after one verification")->check(CLI::Range(1, 1000));
+  return [options](Session& session) { return run_compare(*options, session); };
+}
+
+}  // namespace kblaster

@@ -1,0 +1,55 @@
+// `kblaster verify [REPO]`: every kernel against its reference, at every size,
+// with fresh inputs per seed, in the sandboxed harness. Needs a CUDA device.
+#include <nlohmann/json.hpp>
+
+#include "cli/build_step.h"
+#include "cli/commands.h"
+#include "cli/gpu_context.h"
+#include "cli/verify_step.h"
+
+namespace kblaster {
+namespace {
+
+struct VerifyOptions {
+  CommonOptions common;
+  BuildFlags build;
+  VerifyFlags verify;
+};
+
+Result<ExitCode> run_verify(const VerifyOptions& options, Session& session) {
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  const DeviceInfo device = session.device.probe();
+  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
+  if (!builds) return builds.error();
+  auto gpu = start_gpu(session, device, {60.0, options.verify.timeout_s});
+  if (!gpu) return gpu.error();
+  auto results = verify_kernels(*builds, *gpu->client, options.verify, session);
+  if (!results) return results.error();
+
+  int passed = 0, failed = 0, skipped = 0;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& r : *results) {
+    (r.status == KernelVerification::Status::passed ? passed
+     : r.status == KernelVerification::Status::failed ? failed : skipped)++;
+    kernels.push_back(to_json(r));
+  }
+  session.progress << "verify: " << passed << " passed, " << failed << " failed, " << skipped
+                   << " skipped\n";
+  if (options.common.json)
+    session.out << nlohmann::json{{"device", gpu->harness_device.name}, {"kernels", kernels}}.dump(2) << "\n";
+  return failed > 0 || builds->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_verify(CLI::App& app) {
+  auto options = std::make_shared<VerifyOptions>();
+  add_common_options(app, options->common);
+  add_build_flags(app, options->build);
+  add_verify_flags(app, options->verify);
+  return [options](Session& session) { return run_verify(*options, session); };
+}
+
+}  // namespace kblaster

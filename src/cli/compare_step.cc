@@ -1,0 +1,70 @@
+#include "cli/compare_step.h"
+
+#include <random>
+
+#include "stats/throttle_filter.h"
+
+namespace kblaster {
+
+Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec, const CompareFlags& flags,
+                              Clock& clock) {
+  KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
+  auto warmup = harness.sample({0, 1, 0, 1});
+  if (!warmup) return warmup.error();
+
+  std::vector<double> a, b, clocks;
+  const double start = clock.now_seconds();
+  AbSampler sampler(flags.criteria, flags.budget);
+  bool a_leads = true;
+  AbResult result;
+  while (!sampler.done(clock.now_seconds() - start)) {
+    std::vector<int> order;
+    for (std::size_t i = 0, n = std::max<std::size_t>(1, sampler.pairs_to_checkpoint()); i < n; ++i) {
+      order.push_back(a_leads ? 0 : 1);
+      order.push_back(a_leads ? 1 : 0);
+    }
+    a_leads = !a_leads;  // so neither candidate always runs first in its pair
+    auto samples = harness.sample(order);
+    if (!samples) return samples.error();
+    for (std::size_t i = 0; i + 1 < samples->size(); i += 2) {
+      const TimingSample& x = (*samples)[i];
+      const TimingSample& y = (*samples)[i + 1];
+      const TimingSample& sa = x.candidate == 0 ? x : y;
+      const TimingSample& sb = x.candidate == 0 ? y : x;
+      a.push_back(sa.gpu_seconds);
+      b.push_back(sb.gpu_seconds);
+      clocks.push_back(std::min(sa.sm_mhz, sb.sm_mhz));
+      sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
+    }
+  }
+  result.end = sampler.state(clock.now_seconds() - start);
+  // The verdict on pairs where neither launch ran at a throttled clock.
+  const ThrottleSelection selection = select_unthrottled(clocks, {flags.throttle_threshold});
+  result.throttled_pairs = selection.dropped;
+  result.comparison = compare(kept_samples(a, selection), kept_samples(b, selection), flags.criteria);
+  result.pairs = a.size();
+
+  auto ra = harness.recheck(0, spec.tolerance);
+  if (!ra) return ra.error();
+  auto rb = harness.recheck(1, spec.tolerance);
+  if (!rb) return rb.error();
+  result.recheck_a = *ra;
+  result.recheck_b = *rb;
+  return result;
+}
+
+nlohmann::json to_json(const AbResult& r) {
+  const Comparison& c = r.comparison;
+  return {{"verdict", verdict_name(c.verdict)},
+          {"ratio", c.ratio},
+          {"ci_low", c.ci_low},
+          {"ci_high", c.ci_high},
+          {"mann_whitney_p", c.mann_whitney_p},
+          {"pairs", r.pairs},
+          {"throttled_pairs", r.throttled_pairs},
+          {"ended", ab_state_name(r.end)},
+          {"reason", c.reason},
+          {"recheck", {{"a", r.recheck_a.passed}, {"b", r.recheck_b.passed}}}};
+}
+
+}  // namespace kblaster

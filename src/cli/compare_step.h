@@ -1,0 +1,35 @@
+// One A/B comparison at the timed size: both candidates loaded in one harness,
+// launched interleaved (ABAB…, the lead alternating per batch), sampled until
+// the verdict is no longer AMBIGUOUS or the budget ends (stats/ab_sampling.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+#include "core/kernel_spec.h"
+#include "gpu/harness_client.h"
+#include "stats/ab_sampling.h"
+
+namespace kblaster {
+
+struct CompareFlags {
+  VerdictCriteria criteria;
+  AbBudget budget;
+  double throttle_threshold = 0.95;
+};
+
+struct AbResult {
+  Comparison comparison;
+  std::size_t pairs = 0;
+  std::size_t throttled_pairs = 0;
+  AbState end = AbState::sampling;
+  CheckVerdict recheck_a, recheck_b;  // outputs after timing, on this run's inputs
+};
+
+// Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size.
+Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec, const CompareFlags& flags,
+                              Clock& clock);
+
+nlohmann::json to_json(const AbResult& r);
+
+}  // namespace kblaster

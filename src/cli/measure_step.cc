@@ -1,0 +1,140 @@
+#include "cli/measure_step.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include "cli/units.h"
+#include "core/launch_plan.h"
+#include "stats/quantile.h"
+#include "stats/throttle_filter.h"
+
+namespace kblaster {
+namespace {
+
+// A sample request should carry ~20 ms of GPU work: long enough that the round
+// trip to the harness is noise, short enough that the stopping rule is checked often.
+constexpr double kBatchGpuSeconds = 0.02;
+constexpr int kWarmupLaunches = 3;
+// A median this far under the floor cannot be real (the floor is a lower bound
+// computed from a measured, not a datasheet, bandwidth, so allow its noise).
+constexpr double kFloorSlack = 0.97;
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", fraction * 100.0);
+  return buf;
+}
+
+}  // namespace
+
+void add_bench_flags(CLI::App& app, BenchFlags& flags) {
+  app.add_option("--max-noise", flags.stop.max_noise, "Stop once the median's relative 95% half-width is below this (default 0.005)");
+  app.add_option("--min-samples", flags.stop.min_samples, "Fewest samples (default 10)");
+  app.add_option("--min-time", flags.stop.min_gpu_seconds, "Least summed GPU time in seconds (default 0.5)");
+  app.add_option("--max-time", flags.stop.max_seconds, "Wall-clock limit per kernel in seconds (default 15)");
+}
+
+Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,
+                            const BenchFlags& flags, const Ceilings& ceilings, Clock& clock) {
+  auto plan = plan_kernel(spec);
+  if (!plan) return plan.error();
+  const SizePlan& timed = plan->sizes.front();
+  Measurement m;
+  m.size = size_label(spec, spec.sizes.front());
+  m.min_bytes = timed.min_bytes();
+  m.flops = timed.flops;
+  KB_TRY(harness.setup(harness_args(spec, timed)));
+  KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
+
+  auto warmup = harness.sample(std::vector<int>(kWarmupLaunches, candidate));
+  if (!warmup) return warmup.error();
+  double estimate = warmup->back().gpu_seconds;
+
+  StoppingRule rule(flags.stop);
+  std::vector<double> all, clocks;
+  const double start = clock.now_seconds();
+  for (;;) {
+    const int batch = std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate, 1e-7)), 1, 512);
+    auto samples = harness.sample(std::vector<int>(batch, candidate));
+    if (!samples) return samples.error();
+    for (const auto& s : *samples) {
+      rule.add(s.gpu_seconds);
+      all.push_back(s.gpu_seconds);
+      clocks.push_back(s.sm_mhz);
+    }
+    m.stop = rule.decide(clock.now_seconds() - start);
+    if (m.stop.reason != StopReason::keep_going) break;
+    estimate = median_of(all);
+  }
+
+  const ThrottleSelection selection = select_unthrottled(clocks, {flags.throttle_threshold});
+  m.samples = kept_samples(all, selection);
+  m.throttled = selection.dropped;
+  m.sm_mhz = selection.median_mhz;
+  m.summary = summarize(m.samples);
+
+  auto recheck = harness.recheck(candidate, spec.tolerance);
+  if (!recheck) return recheck.error();
+  m.recheck = *recheck;
+  if (!m.recheck.passed)
+    m.rejected = "the output of the launch after timing is wrong (" + m.recheck.reason + ": " +
+                 m.recheck.message + ")";
+  if (ceilings.dram_bytes_per_s > 0) {
+    m.floor_seconds = m.min_bytes / ceilings.dram_bytes_per_s;
+    if (m.rejected.empty() && m.summary.median < kFloorSlack * m.floor_seconds)
+      m.rejected = "implausible: median " + format_seconds(m.summary.median) +
+                   " is below the roofline floor " + format_seconds(m.floor_seconds) +
+                   " (the minimum bytes over the measured bandwidth)";
+  }
+  return m;
+}
+
+std::string describe(const Measurement& m, const Ceilings& ceilings) {
+  std::string s = format_seconds(m.summary.median) + " median, IQR " + percent(m.summary.rel_iqr) +
+                  " (n=" + std::to_string(m.samples.size());
+  if (m.throttled) s += ", " + std::to_string(m.throttled) + " throttled";
+  s += ")";
+  if (m.min_bytes > 0) {
+    s += "  " + format_bytes(static_cast<std::int64_t>(m.bytes_per_s())) + "/s";
+    if (ceilings.dram_bytes_per_s > 0)
+      s += " = " + percent(m.bytes_per_s() / ceilings.dram_bytes_per_s) + " of " +
+           format_bytes(static_cast<std::int64_t>(ceilings.dram_bytes_per_s)) + "/s";
+  }
+  if (m.flops && m.summary.median > 0)
+    s += "  " + format_flops(static_cast<std::int64_t>(*m.flops / m.summary.median)) + "/s";
+  char clock[48];
+  std::snprintf(clock, sizeof clock, "  SM %.0f MHz", m.sm_mhz);
+  s += clock;
+  s += "  [" + std::string(stop_reason_name(m.stop.reason)) + ", noise " + percent(m.stop.noise) + "]";
+  return s;
+}
+
+nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
+  nlohmann::json j = {{"size", m.size},
+                      {"median_s", m.summary.median},
+                      {"q1_s", m.summary.q1},
+                      {"q3_s", m.summary.q3},
+                      {"rel_iqr", m.summary.rel_iqr},
+                      {"mean_s", m.summary.mean},
+                      {"min_s", m.summary.min},
+                      {"max_s", m.summary.max},
+                      {"samples", m.samples},
+                      {"throttled", m.throttled},
+                      {"sm_mhz", m.sm_mhz},
+                      {"stop", stop_reason_name(m.stop.reason)},
+                      {"noise", m.stop.noise},
+                      {"min_bytes", m.min_bytes},
+                      {"bytes_per_s", m.bytes_per_s()},
+                      {"peak_bytes_per_s", ceilings.dram_bytes_per_s},
+                      {"floor_s", m.floor_seconds},
+                      {"recheck", {{"passed", m.recheck.passed}, {"reason", m.recheck.reason}}},
+                      {"trusted", m.rejected.empty()}};
+  j["flops"] = m.flops ? nlohmann::json(*m.flops) : nlohmann::json(nullptr);
+  j["flops_per_s"] = m.flops && m.summary.median > 0 ? nlohmann::json(*m.flops / m.summary.median)
+                                                     : nlohmann::json(nullptr);
+  if (!m.rejected.empty()) j["rejected"] = m.rejected;
+  return j;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,58 @@
+// Timing one verified candidate at its timed size (the first of `sizes`), by
+// nvbench's method: samples from kblaster-harness until the stopping rule is
+// met, throttled samples dropped, the output re-verified after timing, and the
+// median checked against the roofline floor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/build_step.h"
+#include "core/clock.h"
+#include "gpu/harness_client.h"
+#include "stats/stopping_rule.h"
+#include "stats/summary.h"
+
+namespace kblaster {
+
+struct BenchFlags {
+  StoppingCriteria stop;
+  double throttle_threshold = 0.95;  // drop samples whose SM clock is under this share of the median
+};
+void add_bench_flags(CLI::App& app, BenchFlags& flags);
+
+// The device's measured ceilings, against which achieved rates are reported.
+struct Ceilings {
+  double dram_bytes_per_s = 0.0;  // device-to-device copy, bytes read + written
+};
+
+struct Measurement {
+  std::string size;             // the timed size, "n=16777216"
+  std::vector<double> samples;  // kept samples, seconds, in order taken
+  std::size_t throttled = 0;    // samples dropped for a low SM clock
+  Summary summary;              // of the kept samples
+  double sm_mhz = 0.0;          // median SM clock of the run
+  StopDecision stop;
+  std::int64_t min_bytes = 0;
+  std::optional<std::int64_t> flops;
+  double floor_seconds = 0.0;   // min_bytes over the measured bandwidth
+  CheckVerdict recheck;         // the output after timing, on fresh inputs
+  std::string rejected;         // why the timing cannot be trusted; empty if it can
+
+  double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
+};
+
+// Times candidate `candidate` of the loaded objects, which the caller has
+// verified. `harness` must already hold the objects (load). Errors are harness
+// failures; a failed recheck or an implausible time is `rejected`.
+Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,
+                            const BenchFlags& flags, const Ceilings& ceilings, Clock& clock);
+
+// "61.2 us ±0.3% (n=812, 3 throttled) 3.29 TB/s = 77% of 4.27 TB/s, SM 1980 MHz, converged".
+std::string describe(const Measurement& m, const Ceilings& ceilings);
+nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings);
+
+}  // namespace kblaster

@@ -1,0 +1,125 @@
+#include "cli/verify_step.h"
+
+#include <iomanip>
+#include <random>
+#include <sstream>
+
+#include "core/launch_plan.h"
+
+namespace kblaster {
+namespace {
+
+std::string scientific(double v) {
+  std::ostringstream s;
+  s << std::setprecision(2) << std::scientific << v;
+  return s.str();
+}
+
+std::string verdict_line(const CheckVerdict& v) {
+  if (v.passed)
+    return "passed (max abs error " + scientific(v.detail.value("max_abs_error", 0.0)) +
+           ", max rel error " + scientific(v.detail.value("max_rel_error", 0.0)) + ")";
+  std::string line = "FAILED " + v.reason + ": " + v.message;
+  if (v.detail.contains("seed")) line += " [seed " + v.detail["seed"].dump() + "]";
+  return line;
+}
+
+KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
+                              const std::vector<std::uint64_t>& seeds, Session& session,
+                              Result<bool>& error) {
+  KernelVerification kv;
+  kv.spec = b.spec;
+  const KernelSpec& spec = *b.spec;
+  if (!b.ok()) {
+    kv.skip_reason = "it did not build";
+    return kv;
+  }
+  if (spec.reference.kind == ReferenceSpec::Kind::base_revision) {
+    kv.skip_reason = "its reference is the base revision, which only `kblaster check` has";
+    return kv;
+  }
+  if (auto s = harness.load({b.result.object.string()}, reference_object(b)); !s) {
+    error = s.error();
+    return kv;
+  }
+  auto plan = plan_kernel(spec);
+  if (!plan) {
+    error = plan.error();
+    return kv;
+  }
+  kv.status = KernelVerification::Status::passed;
+  for (std::size_t i = 0; i < plan->sizes.size(); ++i) {
+    const std::string size = size_label(spec, spec.sizes[i]);
+    if (auto s = harness.setup(harness_args(spec, plan->sizes[i])); !s) {
+      error = s.error();
+      return kv;
+    }
+    auto verdict = harness.verify(0, seeds, spec.tolerance, Against{});
+    if (!verdict) {
+      error = verdict.error();
+      return kv;
+    }
+    session.progress << "  " << spec.name << "  " << size << "  " << verdict_line(*verdict) << "\n";
+    kv.sizes.push_back({size, *verdict});
+    if (!verdict->passed) {
+      kv.status = KernelVerification::Status::failed;
+      break;
+    }
+  }
+  return kv;
+}
+
+}  // namespace
+
+void add_verify_flags(CLI::App& app, VerifyFlags& flags) {
+  app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3)")->check(CLI::Range(1, 1000));
+  app.add_option("--seed", flags.seed_base, "First seed (default: drawn at random and printed)");
+  app.add_option("--timeout", flags.timeout_s, "Seconds one size may take before the kernel counts as hung (default 60)");
+}
+
+const char* verification_status_name(KernelVerification::Status s) {
+  switch (s) {
+    case KernelVerification::Status::passed: return "passed";
+    case KernelVerification::Status::failed: return "failed";
+    case KernelVerification::Status::skipped: return "skipped";
+  }
+  return "?";
+}
+
+Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds,
+                                                       HarnessClient& harness,
+                                                       const VerifyFlags& flags, Session& session) {
+  std::uint64_t base = flags.seed_base;
+  if (base == 0) base = std::random_device{}() | 1u;
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < flags.seeds; ++i) seeds.push_back(base + static_cast<std::uint64_t>(i));
+  session.progress << "verifying " << builds.kernels.size() << " kernel(s) at every size with "
+                   << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base << ")\n";
+  std::vector<KernelVerification> out;
+  for (std::size_t i = 0; i < builds.kernels.size(); ++i) {
+    const KernelBuild& b = builds.kernels[i];
+    session.progress << "[" << i + 1 << "/" << builds.kernels.size() << "] " << b.spec->name << "\n";
+    Result<bool> error = true;
+    KernelVerification kv = verify_one(b, harness, seeds, session, error);
+    if (!error) return error.error();
+    if (kv.status == KernelVerification::Status::skipped)
+      session.progress << "  " << b.spec->name << "  skipped: " << kv.skip_reason << "\n";
+    out.push_back(std::move(kv));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const KernelVerification& v) {
+  nlohmann::json sizes = nlohmann::json::array();
+  for (const auto& s : v.sizes)
+    sizes.push_back({{"size", s.size},
+                     {"passed", s.verdict.passed},
+                     {"reason", s.verdict.reason},
+                     {"message", s.verdict.message},
+                     {"detail", s.verdict.detail}});
+  nlohmann::json j = {{"name", v.spec->name}, {"status", verification_status_name(v.status)}, {"sizes", sizes}};
+  if (!v.skip_reason.empty()) j["skip_reason"] = v.skip_reason;
+  return j;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,131 @@
+#include "gpu/harness_client.h"
+
+namespace kblaster {
+namespace {
+
+nlohmann::json against_json(const Against& against) {
+  if (against.candidate) return {{"candidate", *against.candidate}};
+  return "reference";
+}
+
+nlohmann::json tolerance_json(const Tolerance& t) { return {{"rtol", t.rtol}, {"atol", t.atol}}; }
+
+CheckVerdict parse_verdict(const nlohmann::json& j) {
+  return {j.value("passed", false), j.value("reason", "unknown"), j.value("message", ""),
+          j.value("detail", nlohmann::json::object())};
+}
+
+const char* init_kind(InitDist::Kind k) {
+  switch (k) {
+    case InitDist::Kind::normal: return "normal";
+    case InitDist::Kind::uniform: return "uniform";
+    case InitDist::Kind::randint: return "randint";
+  }
+  return "normal";
+}
+
+}  // namespace
+
+nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
+                            const std::map<std::string, std::int64_t>& tunable) {
+  nlohmann::json args = nlohmann::json::array();
+  std::size_t buffer = 0;
+  for (const auto& a : spec.args) {
+    nlohmann::json j = {{"name", a.name}, {"type", dtype_name(a.type)}, {"to_reference", a.tunable.empty()}};
+    if (a.is_buffer()) {
+      j["role"] = role_name(a.role);
+      j["elements"] = size.buffers.at(buffer++).elements;
+      j["init"] = {{"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
+    } else if (auto it = tunable.find(a.name); it != tunable.end()) {
+      j["value"] = it->second;
+    } else if (auto bound = size.scalars.find(a.name); bound != size.scalars.end()) {
+      j["value"] = bound->second;
+    } else {
+      j["value"] = a.value.value_or(0.0);
+    }
+    args.push_back(std::move(j));
+  }
+  return args;
+}
+
+Result<nlohmann::json> HarnessClient::call(nlohmann::json request, double timeout_s) {
+  return runner_.call(request, timeout_s);
+}
+
+Result<HarnessDevice> HarnessClient::hello() {
+  auto r = call({{"op", "hello"}}, timeouts_.control_s);
+  if (!r) return r.error();
+  const auto& d = r->at("device");
+  return HarnessDevice{d.value("name", ""), d.value("cc", ""), d.value("sm_count", 0),
+                       d.value("l2_bytes", std::int64_t{0}), d.value("memory_bytes", std::int64_t{0})};
+}
+
+Status HarnessClient::load(const std::vector<std::string>& candidates,
+                           const std::optional<ReferenceObject>& reference) {
+  nlohmann::json request = {{"op", "load"}, {"candidates", candidates}, {"reference", nullptr}};
+  if (reference)
+    request["reference"] = {{"kind", reference->kind == ReferenceObject::Kind::cpu ? "cpu" : "gpu"},
+                            {"object", reference->object}};
+  auto r = call(request, timeouts_.control_s);
+  if (!r) return r.error();
+  return Ok{};
+}
+
+Status HarnessClient::setup(const nlohmann::json& args) {
+  auto r = call({{"op", "setup"}, {"args", args}}, timeouts_.control_s);
+  if (!r) return r.error();
+  return Ok{};
+}
+
+Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std::uint64_t>& seeds,
+                                           const Tolerance& tolerance, const Against& against) {
+  auto r = call({{"op", "verify"}, {"candidate", candidate}, {"seeds", seeds},
+                 {"tolerance", tolerance_json(tolerance)}, {"against", against_json(against)}},
+                timeouts_.launch_s);
+  if (!r) {
+    if (runner_.last_failure() == HarnessFailure::timeout)
+      return CheckVerdict{false, "timeout",
+                          "no answer within " + std::to_string(static_cast<int>(timeouts_.launch_s)) +
+                              " s: the kernel never finished, so the harness was killed",
+                          nlohmann::json::object()};
+    if (runner_.last_failure() == HarnessFailure::crashed)
+      return CheckVerdict{false, "crashed", "the harness died running the candidate: " + r.error().message,
+                          nlohmann::json::object()};
+    return r.error();
+  }
+  CheckVerdict verdict = parse_verdict(r->at("verdict"));
+  // A fault leaves the harness's CUDA context unusable: start afresh next time.
+  if (verdict.detail.value("context_lost", false)) runner_.restart();
+  return verdict;
+}
+
+Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) {
+  auto r = call({{"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}},
+                timeouts_.launch_s);
+  if (!r) return r.error();
+  return Ok{};
+}
+
+Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order) {
+  auto r = call({{"op", "sample"}, {"order", order}}, timeouts_.launch_s);
+  if (!r) return r.error();
+  std::vector<TimingSample> samples;
+  for (const auto& s : r->at("samples"))
+    samples.push_back({s.value("candidate", 0), s.value("gpu_s", 0.0), s.value("sm_mhz", 0.0)});
+  return samples;
+}
+
+Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tolerance) {
+  auto r = call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
+                timeouts_.launch_s);
+  if (!r) return r.error();
+  return parse_verdict(r->at("verdict"));
+}
+
+Result<double> HarnessClient::peak_bandwidth() {
+  auto r = call({{"op", "peak_bandwidth"}}, timeouts_.control_s);
+  if (!r) return r.error();
+  return r->value("bytes_per_s", 0.0);
+}
+
+}  // namespace kblaster

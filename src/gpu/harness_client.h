@@ -1,0 +1,89 @@
+// Typed calls of docs/harness-protocol.md over a HarnessRunner: what verify,
+// bench and compare need, with the harness's answers as plain structs.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "core/launch_plan.h"
+#include "core/status.h"
+#include "gpu/harness_session.h"
+
+namespace kblaster {
+
+struct HarnessDevice {
+  std::string name;
+  std::string cc;  // "9.0"
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  std::int64_t memory_bytes = 0;
+};
+
+// A harness verdict (docs/harness-protocol.md); reason "timeout" when the
+// launch never finished and the harness was killed, "crashed" when the
+// candidate took the harness down with it.
+struct CheckVerdict {
+  bool passed = false;
+  std::string reason;
+  std::string message;
+  nlohmann::json detail;
+};
+
+struct TimingSample {
+  int candidate = 0;
+  double gpu_seconds = 0.0;
+  double sm_mhz = 0.0;
+};
+
+// The reference the harness loads beside the candidates.
+struct ReferenceObject {
+  enum class Kind { cpu, gpu } kind = Kind::cpu;
+  std::string object;
+};
+
+// Against what a candidate's output is checked: the loaded reference, or the
+// output of another loaded candidate (the base revision).
+struct Against {
+  std::optional<int> candidate;  // nullopt = the reference
+};
+
+// The `args` of a setup request for `spec` at `size`; `tunable` overrides the
+// launcher-argument tunables' defaults.
+nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
+                            const std::map<std::string, std::int64_t>& tunable = {});
+
+struct HarnessTimeouts {
+  double control_s = 60.0;  // hello, load, setup, peak bandwidth
+  double launch_s = 60.0;   // verify, bench_prepare, sample, recheck (per request)
+};
+
+class HarnessClient {
+ public:
+  // `runner` must outlive the client.
+  explicit HarnessClient(HarnessRunner& runner, HarnessTimeouts timeouts = HarnessTimeouts())
+      : runner_(runner), timeouts_(timeouts) {}
+
+  Result<HarnessDevice> hello();
+  Status load(const std::vector<std::string>& candidates,
+              const std::optional<ReferenceObject>& reference);
+  Status setup(const nlohmann::json& args);
+  // A launch that never finishes, or that kills the harness, is a CheckVerdict
+  // (reason "timeout" or "crashed"), not an Error; the next call starts a new harness.
+  Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
+                              const Tolerance& tolerance, const Against& against);
+  Status bench_prepare(std::uint64_t seed, const Against& against);
+  Result<std::vector<TimingSample>> sample(const std::vector<int>& order);
+  Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
+  Result<double> peak_bandwidth();  // bytes per second
+
+ private:
+  Result<nlohmann::json> call(nlohmann::json request, double timeout_s);
+  HarnessRunner& runner_;
+  HarnessTimeouts timeouts_;
+};
+
+}  // namespace kblaster

@@ -1,0 +1,95 @@
+#include "gpu/harness_session.h"
+
+#include <utility>
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+
+// The request's "op", for messages; "?" when it has none.
+std::string op_of(const json& request) {
+  if (request.is_object()) {
+    const auto op = request.find("op");
+    if (op != request.end() && op->is_string()) return op->get<std::string>();
+  }
+  return "?";
+}
+
+}  // namespace
+
+const char* harness_failure_name(HarnessFailure failure) {
+  switch (failure) {
+    case HarnessFailure::none:
+      return "none";
+    case HarnessFailure::refused:
+      return "refused";
+    case HarnessFailure::bad_response:
+      return "bad_response";
+    case HarnessFailure::timeout:
+      return "timeout";
+    case HarnessFailure::crashed:
+      return "crashed";
+    case HarnessFailure::unavailable:
+      return "unavailable";
+  }
+  return "unknown";
+}
+
+HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox) {
+  spec_.argv = {harness.string()};
+  spec_.sandbox = std::move(sandbox);
+}
+
+std::optional<SandboxReport> HarnessSession::sandbox() const {
+  if (!child_ || !child_->running()) return std::nullopt;
+  return child_->sandbox();
+}
+
+Result<json> HarnessSession::fail(HarnessFailure failure, Error error) {
+  last_failure_ = failure;
+  return error;
+}
+
+Result<json> HarnessSession::call(const json& request, double timeout_s) {
+  if (!child_ || !child_->running()) {
+    child_.reset();
+    auto started = ChildProcess::start(spec_);
+    if (!started) return fail(HarnessFailure::unavailable, started.error());
+    child_.emplace(std::move(started).value());
+    ++generation_;
+  }
+  const std::string op = op_of(request);
+  // Compact, so one line; invalid UTF-8 is replaced rather than thrown.
+  const std::string line = request.dump(-1, ' ', false, json::error_handler_t::replace);
+  ChildReply reply = child_->request(line, timeout_s);
+  if (!reply.ok()) {
+    child_.reset();
+    const ChildFailure why = reply.failure->failure;
+    const HarnessFailure failure = why == ChildFailure::timeout  ? HarnessFailure::timeout
+                                   : why == ChildFailure::exited ? HarnessFailure::crashed
+                                                                 : HarnessFailure::bad_response;
+    return fail(failure, Error::io("harness request '" + op + "': " + reply.failure->message));
+  }
+  json response = json::parse(reply.line, nullptr, /*allow_exceptions=*/false);
+  const bool has_ok =
+      response.is_object() && response.contains("ok") && response["ok"].is_boolean();
+  if (!has_ok) {
+    child_.reset();  // the stream can no longer be trusted to pair answers with requests
+    return fail(HarnessFailure::bad_response,
+                Error::io("harness request '" + op +
+                          "': the answer is not a JSON object with a boolean \"ok\": " +
+                          reply.line.substr(0, 200)));
+  }
+  if (!response["ok"].get<bool>()) {
+    const auto error = response.find("error");
+    const std::string text = error != response.end() && error->is_string()
+                                 ? error->get<std::string>()
+                                 : "(no error text)";
+    return fail(HarnessFailure::refused, Error::io("harness refused '" + op + "': " + text));
+  }
+  last_failure_ = HarnessFailure::none;
+  return response;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,71 @@
+// Talking to kblaster-harness (docs/harness-protocol.md): the HarnessRunner
+// interface, and HarnessSession, which runs the real harness as a sandboxed child.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/status.h"
+#include "gpu/child_process.h"
+#include "gpu/sandbox.h"
+
+namespace kblaster {
+
+// Why a call returned an Error; each is a reason a report can count.
+enum class HarnessFailure {
+  none,          // the last call succeeded
+  refused,       // the harness answered "ok": false; it keeps serving
+  bad_response,  // the answer was not one JSON object with a boolean "ok"; the harness was killed
+  timeout,       // no answer in time; the harness's process group was killed
+  crashed,       // the harness exited (a fault, an abort) before answering
+  unavailable,   // the harness could not be started (missing program, sandbox failure)
+};
+// A stable snake_case name for reports and JSON: "none", "refused", "timeout", ...
+const char* harness_failure_name(HarnessFailure failure);
+
+// Sends protocol requests to a harness. After a timeout, crash or bad response
+// the next call starts a fresh harness: generation() changes, and the caller
+// must send hello/load/setup again before it relies on earlier state.
+class HarnessRunner {
+ public:
+  virtual ~HarnessRunner() = default;
+  // Sends `request` and returns the response object (with "ok": true). A
+  // failure is an Error whose reason last_failure() gives.
+  virtual Result<nlohmann::json> call(const nlohmann::json& request, double timeout_s) = 0;
+  // Why the last call failed; none after a success.
+  virtual HarnessFailure last_failure() const = 0;
+  // Which harness process the last call reached: 1 for the first, one more
+  // for every restart; 0 before any. A change means its state was lost.
+  virtual std::uint64_t generation() const = 0;
+  // Ends the current harness (after a sticky CUDA error, say); the next call starts a fresh one.
+  virtual void restart() = 0;
+};
+
+// The real harness: `harness` started lazily under `sandbox`. Errors are
+// Error::environment when it cannot be started and Error::io for every other
+// failure. Not thread-safe.
+class HarnessSession final : public HarnessRunner {
+ public:
+  explicit HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox = {});
+
+  Result<nlohmann::json> call(const nlohmann::json& request, double timeout_s) override;
+  HarnessFailure last_failure() const override { return last_failure_; }
+  std::uint64_t generation() const override { return generation_; }
+  void restart() override { child_.reset(); }
+
+  // What the running harness's sandbox got; nullopt while none runs.
+  std::optional<SandboxReport> sandbox() const;
+  // The running harness's process id (also its process group); -1 while none runs.
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
+
+ private:
+  Result<nlohmann::json> fail(HarnessFailure failure, Error error);
+  ChildSpec spec_;
+  std::optional<ChildProcess> child_;
+  std::uint64_t generation_ = 0;
+  HarnessFailure last_failure_ = HarnessFailure::none;
+};
+
+}  // namespace kblaster

@@ -1,0 +1,9 @@
+// out = 2 * in: the honest kernel the others are variations of.
+__global__ void scale_kernel(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * in[i];
+}
+
+void scale(float* out, const float* in, int n, cudaStream_t stream) {
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(out, in, n);
+}

@@ -1,0 +1,9 @@
+// Right everywhere except one element near the middle.
+__global__ void scale_kernel(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i == n / 2 ? 2.0f * in[i] + 0.5f : 2.0f * in[i];
+}
+
+void scale(float* out, const float* in, int n, cudaStream_t stream) {
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(out, in, n);
+}

@@ -1,0 +1,70 @@
+// `kblaster verify` on a real GPU: every honest example passes, and each
+// hostile kernel is rejected with its own reason. Labelled `gpu`; skips, saying
+// why, on a machine without a CUDA device.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "gpu/device_probe.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using testing::run_kblaster;
+
+class DeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const DeviceInfo device = CudaDriverProbe().probe();
+    if (!device.present) GTEST_SKIP() << "no CUDA device: " << device.why_absent;
+  }
+};
+
+TEST_F(DeviceTest, EveryExampleKernelPassesVerification) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"verify", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 9u);
+  for (const auto& k : j["kernels"]) EXPECT_EQ(k["status"], "passed") << k.dump(2);
+}
+
+TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--cache-dir",
+                         cache.path().string(), "--timeout", "10"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::string> reasons;
+  for (const auto& k : j["kernels"]) {
+    const auto& sizes = k["sizes"];
+    reasons[k["name"]] = sizes.empty() ? "none" : sizes.back()["reason"].get<std::string>();
+  }
+  EXPECT_EQ(reasons["honest"], "passed");
+  EXPECT_EQ(reasons["leaves_outputs_unwritten"], "output_unwritten");
+  EXPECT_EQ(reasons["one_wrong_element"], "wrong_result");
+  EXPECT_EQ(reasons["writes_its_input"], "input_mutated");
+  EXPECT_EQ(reasons["uses_another_stream"], "work_outside_stream");
+  EXPECT_EQ(reasons["caches_its_output"], "output_cached");
+  EXPECT_EQ(reasons["never_finishes"], "timeout");
+  std::cerr << r.err;
+}
+
+TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel", "one_wrong_element",
+                         "--cache-dir", cache.path().string(), "--seed", "7"});
+  auto j = nlohmann::json::parse(r.out);
+  const auto& detail = j["kernels"][0]["sizes"][0]["detail"];
+  EXPECT_EQ(detail["index"], 1048576 / 2);
+  EXPECT_EQ(detail["bad_elements"], 1);
+  EXPECT_EQ(detail["seed"], 7);
+  EXPECT_EQ(detail["buffer"], "out");
+  EXPECT_NEAR(detail["max_abs_error"].get<double>(), 0.5, 1e-6);
+}
+
+}  // namespace
+}  // namespace kblaster

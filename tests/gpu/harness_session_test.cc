@@ -1,0 +1,138 @@
+#include "gpu/harness_session.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "gpu/fake_harness/fake_harness.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+class HarnessSessionTest : public ::testing::Test {
+ protected:
+  testing::TempDir dir;
+  HarnessSession session{testing::write_executable(dir, "fake-harness", testing::kFakeHarness)};
+};
+
+TEST_F(HarnessSessionTest, StartsLazilyAndRoundTripsJson) {
+  EXPECT_EQ(session.generation(), 0u);
+  EXPECT_EQ(session.pid(), -1);
+  auto hello = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_TRUE(hello.ok()) << hello.error().message;
+  EXPECT_EQ((*hello)["version"], "fake");
+  EXPECT_EQ(session.generation(), 1u);
+  EXPECT_EQ(session.last_failure(), HarnessFailure::none);
+
+  const json request = {{"op", "verify"},
+                        {"candidate", 1},
+                        {"seeds", {1, 2, 3}},
+                        {"tolerance", {{"rtol", 1e-4}, {"atol", 1e-5}}},
+                        {"note", "a\nb \"q\""}};
+  auto echoed = session.call(request, 5.0);
+  ASSERT_TRUE(echoed.ok()) << echoed.error().message;
+  EXPECT_EQ((*echoed)["echo"], request);
+  EXPECT_EQ(session.generation(), 1u);
+  ASSERT_TRUE(session.sandbox().has_value());
+}
+
+TEST_F(HarnessSessionTest, TimeoutKillsTheHarnessAndTheNextCallStartsAFreshOne) {
+  auto hello = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_TRUE(hello.ok()) << hello.error().message;
+  const pid_t first = session.pid();
+
+  const auto start = Clock::now();
+  auto hung = session.call({{"op", "hang"}}, 0.3);
+  const double took = std::chrono::duration<double>(Clock::now() - start).count();
+  ASSERT_FALSE(hung.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::timeout);
+  EXPECT_NE(hung.error().message.find("'hang'"), std::string::npos) << hung.error().message;
+  EXPECT_LT(took, 0.8);
+  EXPECT_TRUE(testing::process_gone(first));
+  const pid_t grandchild = testing::read_pid(dir.path() / "grandchild.pid");
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(testing::process_gone(grandchild)) << "grandchild " << grandchild << " survived";
+
+  auto again = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(session.generation(), 2u);
+  EXPECT_NE((*again)["pid"], first);
+  EXPECT_EQ(session.last_failure(), HarnessFailure::none);
+}
+
+TEST_F(HarnessSessionTest, CrashGivesStatusAndStderrThenRestarts) {
+  auto died = session.call({{"op", "die"}}, 5.0);
+  ASSERT_FALSE(died.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::crashed);
+  EXPECT_EQ(died.error().kind, ErrorKind::io);
+  EXPECT_NE(died.error().message.find("exited with status 3"), std::string::npos)
+      << died.error().message;
+  EXPECT_NE(died.error().message.find("fatal: kernel fault at x.cu:12"), std::string::npos);
+  EXPECT_EQ(session.pid(), -1);
+
+  auto hello = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_TRUE(hello.ok()) << hello.error().message;
+  EXPECT_EQ(session.generation(), 2u);
+}
+
+TEST_F(HarnessSessionTest, RefusalCarriesTheHarnessErrorAndKeepsTheHarness) {
+  auto refused = session.call({{"op", "refuse"}}, 5.0);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::refused);
+  EXPECT_NE(refused.error().message.find("cudaMalloc: out of memory (harness.cc:42)"),
+            std::string::npos)
+      << refused.error().message;
+  const pid_t pid = session.pid();
+  EXPECT_GT(pid, 0);
+  auto hello = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_TRUE(hello.ok()) << hello.error().message;
+  EXPECT_EQ(session.pid(), pid);
+  EXPECT_EQ(session.generation(), 1u);
+}
+
+TEST_F(HarnessSessionTest, UnparseableOutputNamesItsFirst200BytesAndRestarts) {
+  auto garbage = session.call({{"op", "garbage"}}, 5.0);
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::bad_response);
+  EXPECT_NE(garbage.error().message.find("this is not json"), std::string::npos)
+      << garbage.error().message;
+
+  auto long_garbage = session.call({{"op", "long_garbage"}}, 5.0);
+  ASSERT_FALSE(long_garbage.ok());
+  EXPECT_EQ(session.generation(), 2u);
+  const std::string& message = long_garbage.error().message;
+  EXPECT_NE(message.find(std::string(200, 'x')), std::string::npos) << message;
+  EXPECT_EQ(message.find(std::string(201, 'x')), std::string::npos) << message;
+
+  auto no_ok = session.call({{"op", "no_ok"}}, 5.0);
+  ASSERT_FALSE(no_ok.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::bad_response);
+  EXPECT_NE(no_ok.error().message.find("{\"answer\":42}"), std::string::npos);
+  EXPECT_EQ(session.generation(), 3u);
+}
+
+TEST(HarnessSession, AMissingHarnessIsUnavailable) {
+  HarnessSession session("/kblaster/no/such/harness");
+  auto hello = session.call({{"op", "hello"}}, 5.0);
+  ASSERT_FALSE(hello.ok());
+  EXPECT_EQ(hello.error().kind, ErrorKind::environment);
+  EXPECT_EQ(session.last_failure(), HarnessFailure::unavailable);
+  EXPECT_EQ(session.generation(), 0u);
+  EXPECT_STREQ(harness_failure_name(session.last_failure()), "unavailable");
+}
+
+TEST_F(HarnessSessionTest, RestartStartsAFreshHarnessOnTheNextCall) {
+  ASSERT_TRUE(session.call({{"op", "hello"}}, 5.0).ok());
+  const pid_t first = session.pid();
+  session.restart();
+  EXPECT_TRUE(testing::process_gone(first));
+  ASSERT_TRUE(session.call({{"op", "hello"}}, 5.0).ok());
+  EXPECT_EQ(session.generation(), 2u);
+}
+
+}  // namespace
+}  // namespace kblaster

@@ -1,0 +1,141 @@
+#include "gpu/sandbox.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gpu/child_process.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+// Sets environment variables for one test and restores them after. Copy
+// deleted: two owners would restore twice.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(std::vector<std::pair<std::string, std::string>> vars) {
+    for (auto& [name, value] : vars) {
+      const char* old = ::getenv(name.c_str());
+      saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
+      EXPECT_EQ(::setenv(name.c_str(), value.c_str(), 1), 0);
+    }
+  }
+  ~ScopedEnv() {
+    for (const auto& [name, old] : saved_)
+      static_cast<void>(old ? ::setenv(name.c_str(), old->c_str(), 1) : ::unsetenv(name.c_str()));
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+struct SandboxedRun {
+  ChildReply reply;
+  SandboxReport report;
+};
+
+// Runs `script` under /bin/sh in a sandboxed child: its first stdout line, and its sandbox.
+SandboxedRun run_sandboxed(const std::string& script, const SandboxPolicy& policy = {}) {
+  ChildSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.sandbox = policy;
+  auto child = ChildProcess::start(spec);
+  if (!child) return {{{}, ChildError{ChildFailure::exited, child.error().message, -1, {}}}, {}};
+  return {child->request("go", 10.0), child->sandbox()};
+}
+
+TEST(Sandbox, RecognisesSecretNamesCaseInsensitively) {
+  for (const char* name :
+       {"GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_RUNTIME_URL",
+        "OPENAI_API_KEY", "HF_TOKEN", "MY_SECRET", "DB_SECRET_VALUE", "PGPASSWORD",
+        "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "my_secret"})
+    EXPECT_TRUE(looks_like_secret(name)) << name;
+  for (const char* name : {"PATH", "HOME", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
+                           "TOKENIZERS_PARALLELISM", "LANG"})
+    EXPECT_FALSE(looks_like_secret(name)) << name;
+}
+
+TEST(Sandbox, EnvironmentKeepsAllowListedNamesButNeverSecrets) {
+  SandboxPolicy policy;
+  policy.env_allow = {"PATH", "HOME", "GITHUB_TOKEN", "MY_SECRET"};
+  const char* parent[] = {"HOME=/root",     "GITHUB_TOKEN=ghp_x", "NOT_ALLOWED=1", "MY_SECRET=s",
+                          "no-equals-sign", "PATH=/usr/bin:/bin", "PATHX=2",       nullptr};
+  EXPECT_EQ(sandbox_environment(policy, parent),
+            (std::vector<std::string>{"HOME=/root", "PATH=/usr/bin:/bin"}));
+  EXPECT_TRUE(sandbox_environment(policy, nullptr).empty());
+}
+
+// The test that proves token scrubbing: a real child, a parent full of secrets.
+TEST(Sandbox, ChildSeesNoSecretsEvenWhenTheParentHasThemAndAllowsThem) {
+  const std::vector<std::string> secrets = {"GITHUB_TOKEN",          "OPENAI_API_KEY",
+                                            "ANTHROPIC_API_KEY",     "MY_SECRET",
+                                            "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY"};
+  std::vector<std::pair<std::string, std::string>> vars;
+  for (const auto& name : secrets) vars.push_back({name, "leaked-" + name});
+  ScopedEnv env(vars);
+  testing::TempDir dir;
+  const auto out = dir.path() / "env.txt";
+
+  SandboxPolicy allowing_secrets;
+  allowing_secrets.env_allow.insert(allowing_secrets.env_allow.end(), secrets.begin(),
+                                    secrets.end());
+  for (const SandboxPolicy& policy : {SandboxPolicy{}, allowing_secrets}) {
+    auto [reply, report] = run_sandboxed("env > '" + out.string() + "'; echo done", policy);
+    ASSERT_TRUE(reply.ok()) << reply.failure->message;
+    EXPECT_EQ(reply.line, "done");
+    std::stringstream text;
+    text << std::ifstream(out).rdbuf();
+    for (const auto& name : secrets) {
+      EXPECT_EQ(text.str().find(name + "="), std::string::npos) << name;
+      EXPECT_EQ(text.str().find("leaked-"), std::string::npos);
+    }
+    EXPECT_NE(text.str().find("PATH=" + std::string(::getenv("PATH"))), std::string::npos);
+  }
+}
+
+const char* kInterfaces = "echo $(tail -n +3 /proc/net/dev | cut -d: -f1)";
+
+TEST(Sandbox, IsolatedChildSeesOnlyLoopback) {
+  auto [reply, report] = run_sandboxed(kInterfaces);
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  if (!report.network_isolated)
+    GTEST_SKIP() << "network isolation unavailable here: " << report.why_not;
+  EXPECT_TRUE(report.why_not.empty());
+  EXPECT_EQ(reply.line, "lo");
+}
+
+TEST(Sandbox, NetworkIsolationOffSharesTheParentsInterfaces) {
+  SandboxPolicy policy;
+  policy.network = NetworkIsolation::off;
+  auto [reply, report] = run_sandboxed(kInterfaces, policy);
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_FALSE(report.network_isolated);
+  EXPECT_NE(report.why_not.find("off by policy"), std::string::npos);
+  std::ifstream dev("/proc/net/dev");
+  std::string line;
+  std::vector<std::string> parent;
+  for (int n = 0; std::getline(dev, line); ++n) {
+    if (n < 2) continue;
+    const auto start = line.find_first_not_of(' ');
+    parent.push_back(line.substr(start, line.find(':') - start));
+  }
+  std::string joined;
+  for (const auto& name : parent) joined += (joined.empty() ? "" : " ") + name;
+  EXPECT_EQ(reply.line, joined);
+}
+
+TEST(Sandbox, RlimitsAndNoNewPrivilegesApplyInTheChild) {
+  auto [reply, report] = run_sandboxed(
+      "set -- $(grep 'Max file size' /proc/self/limits);"
+      "echo \"$(ulimit -c) $(ulimit -n) $4 $(grep NoNewPrivs /proc/self/status | cut -f2)\"");
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_EQ(reply.line, "0 256 1073741824 1");
+}
+
+}  // namespace
+}  // namespace kblaster
