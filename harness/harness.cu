@@ -73,7 +73,7 @@ std::vector<const ArgDesc*> Harness::plain_inputs() const {
 }
 
 LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
-                             const std::function<void()>& while_held) {
+                             const std::function<void()>& while_held, Hold hold) {
   Workload& w = workload();
   try {
     return rig_->launch(
@@ -82,7 +82,7 @@ LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
           w.restore_inputs(s);
           w.poison_outputs(poison, s);
         },
-        while_held);
+        while_held, hold);
   } catch (const HarnessFailure& failure) {
     // A fault inside the launch leaves the context unusable (a sticky error).
     if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)

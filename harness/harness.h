@@ -50,7 +50,7 @@ class Harness {
   Verdict verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
                       const Tolerance& tolerance, OutputSnapshot& previous);
   LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
-                      const std::function<void()>& while_held = {});
+                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes);
   std::vector<const ArgDesc*> outputs() const;
   std::vector<const ArgDesc*> plain_inputs() const;
 

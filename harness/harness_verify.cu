@@ -31,6 +31,11 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   const OutputSnapshot uploaded = w.host_inputs();
   const OutputSnapshot untouched = w.initial_outputs(kPoisonA);
 
+  // A warm-up launch, not held: a candidate's first calls may load its modules,
+  // which synchronises the device and would wait for a held stream.
+  if (Verdict v = launch_failure(launch(entry, w.candidate_args(), kPoisonA, {}, Hold::no)); !v.passed)
+    return v;
+
   // Launch 1: while the stream is held, nothing may have touched the outputs.
   bool escaped = false;
   LaunchTiming first = launch(entry, w.candidate_args(), kPoisonA, [&] {
@@ -38,6 +43,7 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
     escaped = w.read_outputs(rig_->side()) != untouched;
   });
   KBH_CUDA(cudaDeviceSynchronize());  // also waits for work that escaped the stream
+  if (first.hold_expired) return launch_failure(first);
   if (escaped)
     return Verdict::failure("work_outside_stream",
                             "outputs changed while kblaster held the launch stream: the launcher "

@@ -48,7 +48,7 @@ LaunchRig::LaunchRig(std::size_t l2_bytes) : flush_(2 * l2_bytes), control_(size
 
 LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
                                const std::function<void(cudaStream_t)>& prepare,
-                               const std::function<void()>& while_held) {
+                               const std::function<void()>& while_held, Hold hold) {
   auto* host = static_cast<Control*>(control_.get());
   auto* device = static_cast<Control*>(control_.device_pointer());
   cudaStream_t s = launch_.get();
@@ -57,8 +57,10 @@ LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
   host->sm_mhz = 0.0;
   if (prepare) prepare(s);
   KBH_CUDA(cudaMemsetAsync(flush_.get(), static_cast<int>(++flush_round_ & 0xFF), flush_.bytes(), s));
-  hold_kernel<<<1, 1, 0, s>>>(device, kHoldLimitNs);
-  KBH_CUDA(cudaGetLastError());
+  if (hold == Hold::yes) {
+    hold_kernel<<<1, 1, 0, s>>>(device, kHoldLimitNs);
+    KBH_CUDA(cudaGetLastError());
+  }
   clock_kernel<<<1, 1, 0, s>>>(device);
   KBH_CUDA(cudaGetLastError());
 

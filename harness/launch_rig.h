@@ -21,6 +21,11 @@ struct LaunchTiming {
   bool hold_expired = false;  // the hold gave up: the launcher waited for the GPU itself
 };
 
+// Whether a launch holds S behind the spinning kernel (verified and timed
+// launches) or runs straight away (a warm-up that may load modules, which
+// synchronises the device and so cannot happen while S is held).
+enum class Hold { yes, no };
+
 class LaunchRig {
  public:
   // `l2_bytes` sizes the flush buffer (twice the L2).
@@ -35,7 +40,7 @@ class LaunchRig {
   // above; `while_held` runs on the host after the launcher returned and before
   // S is released. Throws HarnessFailure if the harness's own CUDA work fails.
   LaunchTiming launch(EntryFn entry, void** args, const std::function<void(cudaStream_t)>& prepare,
-                      const std::function<void()>& while_held = {});
+                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes);
 
  private:
   Stream launch_{Stream::Kind::blocking};

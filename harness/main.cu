@@ -1,5 +1,9 @@
 // kblaster-harness: serves docs/harness-protocol.md on stdin/stdout, one JSON
 // request per line. The only place the harness catches exceptions.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -27,7 +31,15 @@ json dispatch(Harness& h, const json& request) {
 }  // namespace
 
 int main() {
-  std::ios::sync_with_stdio(false);
+  // Candidates' own CUDA runtimes read this when they start: load every kernel
+  // of a module at once, so no later launch stops to load one (a load
+  // synchronises the device, which must not happen while a stream is held).
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  // Responses go to the original stdout; anything a candidate prints goes to stderr.
+  const int protocol_fd = dup(STDOUT_FILENO);
+  if (protocol_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return 3;
+  FILE* protocol = fdopen(protocol_fd, "w");
+  if (!protocol) return 3;
   Harness harness;
   for (std::string line; std::getline(std::cin, line);) {
     if (line.empty()) continue;
@@ -42,7 +54,9 @@ int main() {
     } catch (const std::exception& e) {
       response = {{"ok", false}, {"error", e.what()}};
     }
-    std::cout << response.dump() << "\n" << std::flush;
+    const std::string text = response.dump() + "\n";
+    if (std::fwrite(text.data(), 1, text.size(), protocol) != text.size() || std::fflush(protocol) != 0)
+      return 3;  // the parent is gone
   }
   return 0;
 }

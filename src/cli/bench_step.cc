@@ -1,5 +1,9 @@
 #include "cli/bench_step.h"
 
+#include <algorithm>
+
+#include "stats/quantile.h"
+
 namespace kblaster {
 
 Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu, const VerifyFlags& verify,
@@ -26,12 +30,27 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
       continue;
     }
     KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
-    auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
-    if (!m) return m.error();
-    session.progress << "bench " << v.spec->name << "  " << m->size << "  " << describe(*m, ceilings)
-                     << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
-    outcome.problem = outcome.problem || !m->rejected.empty();
-    j["measurement"] = to_json(*m, ceilings);
+    std::vector<double> medians;
+    nlohmann::json repeats = nlohmann::json::array();
+    for (int r = 0; r < bench.repeat; ++r) {
+      auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
+      if (!m) return m.error();
+      session.progress << "bench " << v.spec->name << "  " << m->size << "  " << describe(*m, ceilings)
+                       << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
+      outcome.problem = outcome.problem || !m->rejected.empty();
+      medians.push_back(m->summary.median);
+      if (r == 0) j["measurement"] = to_json(*m, ceilings);
+      else repeats.push_back(to_json(*m, ceilings));
+    }
+    if (bench.repeat > 1) {
+      const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+      const double spread = (*hi - *lo) / median_of(medians);
+      session.progress << "bench " << v.spec->name << "  spread of " << medians.size()
+                       << " medians (max - min) / median: " << spread * 100.0 << "%\n";
+      j["repeats"] = repeats;
+      j["medians_s"] = medians;
+      j["median_spread"] = spread;
+    }
     kernels.push_back(std::move(j));
   }
   outcome.report = {{"device", gpu.harness_device.name},

@@ -33,6 +33,8 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--min-samples", flags.stop.min_samples, "Fewest samples (default 10)");
   app.add_option("--min-time", flags.stop.min_gpu_seconds, "Least summed GPU time in seconds (default 0.5)");
   app.add_option("--max-time", flags.stop.max_seconds, "Wall-clock limit per kernel in seconds (default 15)");
+  app.add_option("--repeat", flags.repeat, "Measure each kernel N times (fresh inputs each) and report the spread of the medians")
+      ->check(CLI::Range(1, 1000));
 }
 
 Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,

@@ -20,6 +20,7 @@ namespace kblaster {
 
 struct BenchFlags {
   StoppingCriteria stop;
+  int repeat = 1;  // measurements per kernel, each on fresh inputs, after one verification
   double throttle_threshold = 0.95;  // drop samples whose SM clock is under this share of the median
 };
 void add_bench_flags(CLI::App& app, BenchFlags& flags);

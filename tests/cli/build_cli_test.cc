@@ -26,9 +26,9 @@ std::string last_line(const std::string& text) {
 TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   testing::TempDir cache;
   auto run = run_kblaster({"run", "examples/kernels", "--cache-dir", cache.path().string()});
-  EXPECT_THAT(run.err, HasSubstr("config: 9 kernel(s) from 2 spec file(s)"));
-  EXPECT_THAT(run.err, HasSubstr("[9/9] reduce_sum"));
-  EXPECT_THAT(run.err, HasSubstr("build: 9 compiled, 0 from cache, 0 failed"));
+  EXPECT_THAT(run.err, HasSubstr("config: 10 kernel(s) from 2 spec file(s)"));
+  EXPECT_THAT(run.err, HasSubstr("[10/10] reduce_sum"));
+  EXPECT_THAT(run.err, HasSubstr("build: 10 compiled, 0 from cache, 0 failed"));
   if (!CudaDriverProbe().probe().present) {
     EXPECT_EQ(run.exit_code, 3) << run.err;
     EXPECT_THAT(last_line(run.err),
@@ -38,7 +38,7 @@ TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   auto again = run_kblaster({"build", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   auto j = nlohmann::json::parse(again.out);
-  EXPECT_EQ(j["cache"]["hits"], 9);
+  EXPECT_EQ(j["cache"]["hits"], 10);
   EXPECT_EQ(j["cache"]["compiled"], 0);
   for (const auto& k : j["kernels"]) {
     EXPECT_EQ(k["outcome"], "cache_hit") << k["name"];

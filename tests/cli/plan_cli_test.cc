@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 using testing::run_kblaster;
 
 const std::vector<std::string> kExampleKernels = {
-    "axpy", "softmax", "softmax_slow", "layernorm", "matmul_naive",
+    "axpy", "axpy_small", "softmax", "softmax_slow", "layernorm", "matmul_naive",
     "transpose", "scale_rows", "relu", "reduce_sum"};
 
 TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
@@ -30,11 +30,11 @@ TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
   // x read once, y read and written once: 3 * 4 bytes per element.
   EXPECT_EQ(axpy["sizes"][0]["min_bytes"], 3LL * 4 * 16777216);
   EXPECT_EQ(axpy["sizes"][0]["flops"], nullptr);
-  const auto& matmul = j["kernels"][4];
+  const auto& matmul = j["kernels"][5];
   EXPECT_EQ(matmul["launcher"], "naive::matmul");
   EXPECT_EQ(matmul["sizes"][0]["flops"], 2LL * 2048 * 2048 * 1024);
   EXPECT_EQ(matmul["sizes"][0]["bytes_written"], 4LL * 2048 * 2048);
-  const auto& scale_rows = j["kernels"][6];
+  const auto& scale_rows = j["kernels"][7];
   EXPECT_EQ(scale_rows["stream"], true);
   EXPECT_EQ(scale_rows["args"][5]["tunable"], nlohmann::json::array({128, 256, 512}));
 }
@@ -42,7 +42,7 @@ TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
 TEST(PlanCli, TextShowsEachKernelItsSizesAndWhichIsTimed) {
   auto r = run_kblaster({"plan", "examples/kernels"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("9 kernels from 2 spec file(s)"));
+  EXPECT_THAT(r.out, HasSubstr("10 kernels from 2 spec file(s)"));
   EXPECT_THAT(r.out, HasSubstr("axpy  (kblaster.toml:10:1)"));
   EXPECT_THAT(r.out, HasSubstr("reference  cpu kernels/ref/axpy_ref.cpp:axpy_ref"));
   EXPECT_THAT(r.out, HasSubstr("201.3 MB"));

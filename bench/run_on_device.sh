@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the GPU test machine (../shared/GPU.md) from the repository root, with
+# the build carried in .device/ (scripts/stage-device.sh makes it). Writes logs
+# and JSON under $OUT and prints a short summary last.
+#   bench/run_on_device.sh tests            the gpu-labelled tests
+#   bench/run_on_device.sh bench [ARGS…]    kblaster bench examples/kernels ARGS
+#   bench/run_on_device.sh noise            kblaster bench --repeat 10, then the same kernels
+#                                           under triton's do_bench and a torch event loop
+#   bench/run_on_device.sh compare N [B…]   kblaster compare --repeat N on bench/compare_kernels,
+#                                           base against each B (default: every variant)
+#   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
+set -uo pipefail
+cd "$(dirname "$0")/.."
+D=$PWD/.device
+export LD_LIBRARY_PATH=$D/lib KBLASTER_SOURCE_DIR=$PWD KBLASTER_BINARY=$D/kblaster KBLASTER_HARNESS=$D/kblaster-harness
+export PATH=/usr/local/cuda/bin:$PATH
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+what=${1:-tests}
+shift || true
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >>"$OUT/gpu.txt" 2>&1
+case "$what" in
+  tests) "$D/kblaster_device_tests" 2>&1 | tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) ";;
+  bench) "$D/kblaster" bench examples/kernels --json "$@" >"$OUT/bench.json" 2>"$OUT/bench.log"; echo "exit $?"; grep -E "^bench|REJECTED|FAILED|error" "$OUT/bench.log";;
+  noise)
+    "$D/kblaster" bench examples/kernels --repeat 10 --json >"$OUT/bench_repeat10.json" 2>"$OUT/bench_repeat10.log"
+    echo "kblaster bench exit $?"; grep -E "spread|REJECTED" "$OUT/bench_repeat10.log"
+    PYTHONUNBUFFERED=1 python3 bench/noise/other_timers.py "$D/kblaster" examples/kernels /tmp/kblaster-cache \
+      >"$OUT/other_timers.json" 2>"$OUT/other_timers.log"
+    echo "other timers exit $?"; cat "$OUT/other_timers.log" | tail -12;;
+  compare)
+    n=${1:-20}
+    shift || true
+    for b in ${*:-base slower_10 slower_5 slower_3 slower_2}; do
+      "$D/kblaster" compare bench/compare_kernels --a base --b "$b" --repeat "$n" --json \
+        >"$OUT/compare_$b.json" 2>"$OUT/compare_$b.log"
+      echo "base vs $b: $(tail -1 "$OUT/compare_$b.log")"
+    done;;
+  cmd) "$D/kblaster" "$@";;
+esac

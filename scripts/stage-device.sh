@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Stages the Release build for the GPU test machine in .device/ (git-ignored):
+# the binaries and the shared libraries they need (scripts/bundle-libs.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bundle-libs.sh >/dev/null
+rm -rf .device && mkdir -p .device
+cp build/kblaster build/kblaster-harness build/tests/kblaster_device_tests .device/
+cp -r build/lib .device/lib
+du -sh .device
