@@ -43,34 +43,59 @@ bool is_floating(ElementType t) {
 
 double element_to_double(ElementType t, const void* data, std::size_t i) {
   switch (t) {
-    case ElementType::f64: return static_cast<const double*>(data)[i];
-    case ElementType::f32: return static_cast<const float*>(data)[i];
-    case ElementType::f16: return __half2float(static_cast<const __half*>(data)[i]);
-    case ElementType::bf16: return __bfloat162float(static_cast<const __nv_bfloat16*>(data)[i]);
-    case ElementType::i64: return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
-    case ElementType::i32: return static_cast<const std::int32_t*>(data)[i];
-    case ElementType::i16: return static_cast<const std::int16_t*>(data)[i];
-    case ElementType::i8: return static_cast<const std::int8_t*>(data)[i];
+    case ElementType::f64:
+      return static_cast<const double*>(data)[i];
+    case ElementType::f32:
+      return static_cast<const float*>(data)[i];
+    case ElementType::f16:
+      return __half2float(static_cast<const __half*>(data)[i]);
+    case ElementType::bf16:
+      return __bfloat162float(static_cast<const __nv_bfloat16*>(data)[i]);
+    case ElementType::i64:
+      return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
+    case ElementType::i32:
+      return static_cast<const std::int32_t*>(data)[i];
+    case ElementType::i16:
+      return static_cast<const std::int16_t*>(data)[i];
+    case ElementType::i8:
+      return static_cast<const std::int8_t*>(data)[i];
     case ElementType::u8:
-    case ElementType::boolean: return static_cast<const std::uint8_t*>(data)[i];
+    case ElementType::boolean:
+      return static_cast<const std::uint8_t*>(data)[i];
   }
   return 0.0;
 }
 
 void element_from_double(ElementType t, void* data, std::size_t i, double v) {
   switch (t) {
-    case ElementType::f64: static_cast<double*>(data)[i] = v; break;
-    case ElementType::f32: static_cast<float*>(data)[i] = static_cast<float>(v); break;
-    case ElementType::f16: static_cast<__half*>(data)[i] = __float2half(static_cast<float>(v)); break;
+    case ElementType::f64:
+      static_cast<double*>(data)[i] = v;
+      break;
+    case ElementType::f32:
+      static_cast<float*>(data)[i] = static_cast<float>(v);
+      break;
+    case ElementType::f16:
+      static_cast<__half*>(data)[i] = __float2half(static_cast<float>(v));
+      break;
     case ElementType::bf16:
       static_cast<__nv_bfloat16*>(data)[i] = __float2bfloat16(static_cast<float>(v));
       break;
-    case ElementType::i64: static_cast<std::int64_t*>(data)[i] = static_cast<std::int64_t>(v); break;
-    case ElementType::i32: static_cast<std::int32_t*>(data)[i] = static_cast<std::int32_t>(v); break;
-    case ElementType::i16: static_cast<std::int16_t*>(data)[i] = static_cast<std::int16_t>(v); break;
-    case ElementType::i8: static_cast<std::int8_t*>(data)[i] = static_cast<std::int8_t>(v); break;
+    case ElementType::i64:
+      static_cast<std::int64_t*>(data)[i] = static_cast<std::int64_t>(v);
+      break;
+    case ElementType::i32:
+      static_cast<std::int32_t*>(data)[i] = static_cast<std::int32_t>(v);
+      break;
+    case ElementType::i16:
+      static_cast<std::int16_t*>(data)[i] = static_cast<std::int16_t>(v);
+      break;
+    case ElementType::i8:
+      static_cast<std::int8_t*>(data)[i] = static_cast<std::int8_t>(v);
+      break;
     case ElementType::u8:
-    case ElementType::boolean: static_cast<std::uint8_t*>(data)[i] = static_cast<std::uint8_t>(v); break;
+    case ElementType::boolean:
+      static_cast<std::uint8_t*>(data)[i] = static_cast<std::uint8_t>(v);
+      break;
   }
 }
 

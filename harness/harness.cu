@@ -1,6 +1,5 @@
-#include "harness.h"
-
 #include "cuda_check.h"
+#include "harness.h"
 
 namespace kblaster::harness {
 namespace {
@@ -28,7 +27,8 @@ nlohmann::json Harness::hello() {
 nlohmann::json Harness::load(const nlohmann::json& request) {
   candidates_.clear();
   reference_.reset();
-  for (const auto& path : request.at("candidates")) candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
+  for (const auto& path : request.at("candidates"))
+    candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
   const auto& ref = request.value("reference", nlohmann::json());
   if (!ref.is_null()) {
     const bool cpu = ref.at("kind") == "cpu";
@@ -54,7 +54,8 @@ Workload& Harness::workload() {
 
 EntryFn Harness::candidate(const nlohmann::json& index) const {
   const auto i = index.get<std::size_t>();
-  if (i >= candidates_.size()) throw HarnessFailure("no candidate " + std::to_string(i) + " loaded");
+  if (i >= candidates_.size())
+    throw HarnessFailure("no candidate " + std::to_string(i) + " loaded");
   return reinterpret_cast<EntryFn>(candidates_[i].symbol());
 }
 

@@ -4,11 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "launch_rig.h"
 #include "loaded_object.h"
@@ -32,6 +31,7 @@ class Harness {
   nlohmann::json sample(const nlohmann::json& request);
   nlohmann::json recheck(const nlohmann::json& request);
   nlohmann::json peak_bandwidth();
+  nlohmann::json peak_fp32();
 
   // Set once a launch faulted: the CUDA context is unusable and every later
   // request fails with this message, so the parent starts a new harness.

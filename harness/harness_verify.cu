@@ -16,8 +16,9 @@ Verdict launch_failure(const LaunchTiming& t) {
                             "copy, or a sync on its stream) while kblaster held the stream; "
                             "launchers must only enqueue work");
   if (t.entry_status != 0)
-    return Verdict::failure("launch_error", std::string("kblaster_entry returned ") +
-                                                cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+    return Verdict::failure("launch_error",
+                            std::string("kblaster_entry returned ") +
+                                cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
   return {};
 }
 
@@ -33,7 +34,8 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
 
   // A warm-up launch, not held: a candidate's first calls may load its modules,
   // which synchronises the device and would wait for a held stream.
-  if (Verdict v = launch_failure(launch(entry, w.candidate_args(), kPoisonA, {}, Hold::no)); !v.passed)
+  if (Verdict v = launch_failure(launch(entry, w.candidate_args(), kPoisonA, {}, Hold::no));
+      !v.passed)
     return v;
 
   // Launch 1: while the stream is held, nothing may have touched the outputs.
@@ -45,9 +47,10 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   KBH_CUDA(cudaDeviceSynchronize());  // also waits for work that escaped the stream
   if (first.hold_expired) return launch_failure(first);
   if (escaped)
-    return Verdict::failure("work_outside_stream",
-                            "outputs changed while kblaster held the launch stream: the launcher "
-                            "ran work on a stream of its own, which events on its stream cannot time");
+    return Verdict::failure(
+        "work_outside_stream",
+        "outputs changed while kblaster held the launch stream: the launcher "
+        "ran work on a stream of its own, which events on its stream cannot time");
   if (Verdict v = launch_failure(first); !v.passed) return v;
   const OutputSnapshot after_first = w.read_outputs(rig_->stream());
   if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
@@ -58,14 +61,16 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   KBH_CUDA(cudaDeviceSynchronize());
   if (Verdict v = launch_failure(second); !v.passed) return v;
   const OutputSnapshot after_second = w.read_outputs(rig_->stream());
-  if (Verdict v = find_unwritten(outputs(), after_first, after_second, kPoisonA, kPoisonB); !v.passed)
+  if (Verdict v = find_unwritten(outputs(), after_first, after_second, kPoisonA, kPoisonB);
+      !v.passed)
     return v;
 
   Verdict v = compare_outputs(outputs(), after_second, expected, tolerance);
   if (!v.passed && !previous.empty() && after_second == previous)
     v = Verdict::failure("output_cached",
                          "the output equals, byte for byte, the output of the previous launch on "
-                         "other inputs: the candidate returns a cached result (" + v.message + ")",
+                         "other inputs: the candidate returns a cached result (" +
+                             v.message + ")",
                          v.detail);
   previous = after_second;
   return v;
@@ -93,7 +98,8 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
     max_rel = std::max(max_rel, v.detail.value("max_rel_error", 0.0));
   }
   Verdict ok;
-  ok.detail = {{"max_abs_error", max_abs}, {"max_rel_error", max_rel}, {"seeds", request.at("seeds")}};
+  ok.detail = {
+      {"max_abs_error", max_abs}, {"max_rel_error", max_rel}, {"seeds", request.at("seeds")}};
   return {{"verdict", ok.to_json()}};
 }
 

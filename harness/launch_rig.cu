@@ -56,7 +56,8 @@ LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
   host->expired = 0;
   host->sm_mhz = 0.0;
   if (prepare) prepare(s);
-  KBH_CUDA(cudaMemsetAsync(flush_.get(), static_cast<int>(++flush_round_ & 0xFF), flush_.bytes(), s));
+  KBH_CUDA(
+      cudaMemsetAsync(flush_.get(), static_cast<int>(++flush_round_ & 0xFF), flush_.bytes(), s));
   if (hold == Hold::yes) {
     hold_kernel<<<1, 1, 0, s>>>(device, kHoldLimitNs);
     KBH_CUDA(cudaGetLastError());

@@ -15,9 +15,9 @@ namespace kblaster::harness {
 using EntryFn = int (*)(void** args, cudaStream_t stream);
 
 struct LaunchTiming {
-  double gpu_seconds = 0.0;  // between the start and stop events
-  double sm_mhz = 0.0;       // measured just before the start event; 0 if unknown
-  int entry_status = 0;      // what kblaster_entry returned (a cudaError_t)
+  double gpu_seconds = 0.0;   // between the start and stop events
+  double sm_mhz = 0.0;        // measured just before the start event; 0 if unknown
+  int entry_status = 0;       // what kblaster_entry returned (a cudaError_t)
   bool hold_expired = false;  // the hold gave up: the launcher waited for the GPU itself
 };
 

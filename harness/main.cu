@@ -25,6 +25,7 @@ json dispatch(Harness& h, const json& request) {
   if (op == "sample") return h.sample(request);
   if (op == "recheck") return h.recheck(request);
   if (op == "peak_bandwidth") return h.peak_bandwidth();
+  if (op == "peak_fp32") return h.peak_fp32();
   throw kblaster::harness::HarnessFailure("unknown op `" + op + "`");
 }
 
@@ -48,14 +49,16 @@ int main() {
       const json request = json::parse(line);
       if (request.value("op", "") == "quit") break;
       if (!harness.sticky_error().empty())
-        throw kblaster::harness::HarnessFailure("an earlier launch faulted: " + harness.sticky_error());
+        throw kblaster::harness::HarnessFailure("an earlier launch faulted: " +
+                                                harness.sticky_error());
       response = dispatch(harness, request);
       response["ok"] = true;
     } catch (const std::exception& e) {
       response = {{"ok", false}, {"error", e.what()}};
     }
     const std::string text = response.dump() + "\n";
-    if (std::fwrite(text.data(), 1, text.size(), protocol) != text.size() || std::fflush(protocol) != 0)
+    if (std::fwrite(text.data(), 1, text.size(), protocol) != text.size() ||
+        std::fflush(protocol) != 0)
       return 3;  // the parent is gone
   }
   return 0;

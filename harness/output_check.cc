@@ -32,10 +32,11 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
       }
       if (reason.empty()) continue;
       if (bad++ == 0)
-        first_failure = Verdict::failure(
-            reason, "`" + a.name + "`[" + std::to_string(i) + "] is " + std::to_string(g) +
-                        ", expected " + std::to_string(r),
-            {{"buffer", a.name}, {"index", i}, {"got", g}, {"expected", r}});
+        first_failure =
+            Verdict::failure(reason,
+                             "`" + a.name + "`[" + std::to_string(i) + "] is " + std::to_string(g) +
+                                 ", expected " + std::to_string(r),
+                             {{"buffer", a.name}, {"index", i}, {"got", g}, {"expected", r}});
     }
   }
   if (bad == 0) {
@@ -47,7 +48,8 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
   first_failure.detail["max_abs_error"] = max_abs;
   first_failure.detail["max_rel_error"] = max_rel;
   first_failure.message += " (" + std::to_string(bad) + " bad elements; max abs error " +
-                           std::to_string(max_abs) + ", max rel error " + std::to_string(max_rel) + ")";
+                           std::to_string(max_abs) + ", max rel error " + std::to_string(max_rel) +
+                           ")";
   return first_failure;
 }
 
@@ -65,11 +67,11 @@ Verdict find_unwritten(const std::vector<const ArgDesc*>& outputs, const OutputS
       if (kept && unwritten++ == 0) first_index = i;
     }
     if (unwritten > 0)
-      return Verdict::failure("output_unwritten",
-                              std::to_string(unwritten) + " of " + std::to_string(a.elements) +
-                                  " elements of `" + a.name + "` were never written, the first at index " +
-                                  std::to_string(first_index),
-                              {{"buffer", a.name}, {"index", first_index}, {"bad_elements", unwritten}});
+      return Verdict::failure(
+          "output_unwritten",
+          std::to_string(unwritten) + " of " + std::to_string(a.elements) + " elements of `" +
+              a.name + "` were never written, the first at index " + std::to_string(first_index),
+          {{"buffer", a.name}, {"index", first_index}, {"bad_elements", unwritten}});
   }
   return {};
 }
@@ -83,11 +85,13 @@ Verdict find_mutated(const std::vector<const ArgDesc*>& inputs, const OutputSnap
     const std::size_t size = element_size(a.type);
     std::size_t changed = 0, first_index = 0;
     for (std::size_t i = 0; i < a.elements; ++i)
-      if (std::memcmp(&before[i * size], &after[b][i * size], size) != 0 && changed++ == 0) first_index = i;
-    return Verdict::failure("input_mutated",
-                            "the launch changed " + std::to_string(changed) + " elements of input `" +
-                                a.name + "`, the first at index " + std::to_string(first_index),
-                            {{"buffer", a.name}, {"index", first_index}, {"bad_elements", changed}});
+      if (std::memcmp(&before[i * size], &after[b][i * size], size) != 0 && changed++ == 0)
+        first_index = i;
+    return Verdict::failure(
+        "input_mutated",
+        "the launch changed " + std::to_string(changed) + " elements of input `" + a.name +
+            "`, the first at index " + std::to_string(first_index),
+        {{"buffer", a.name}, {"index", first_index}, {"bad_elements", changed}});
   }
   return {};
 }

@@ -63,16 +63,25 @@ void fill_random(ElementType type, void* data, std::size_t count, const Distribu
                  std::uint64_t seed, std::uint64_t stream_id, cudaStream_t stream) {
   const std::uint64_t key = seed * 0xD1342543DE82EF95ull + stream_id * 0x9E3779B97F4A7C15ull;
   switch (type) {
-    case ElementType::f64: return launch<double>(data, count, dist, key, stream);
-    case ElementType::f32: return launch<float>(data, count, dist, key, stream);
-    case ElementType::f16: return launch<__half>(data, count, dist, key, stream);
-    case ElementType::bf16: return launch<__nv_bfloat16>(data, count, dist, key, stream);
-    case ElementType::i64: return launch<std::int64_t>(data, count, dist, key, stream);
-    case ElementType::i32: return launch<std::int32_t>(data, count, dist, key, stream);
-    case ElementType::i16: return launch<std::int16_t>(data, count, dist, key, stream);
-    case ElementType::i8: return launch<std::int8_t>(data, count, dist, key, stream);
+    case ElementType::f64:
+      return launch<double>(data, count, dist, key, stream);
+    case ElementType::f32:
+      return launch<float>(data, count, dist, key, stream);
+    case ElementType::f16:
+      return launch<__half>(data, count, dist, key, stream);
+    case ElementType::bf16:
+      return launch<__nv_bfloat16>(data, count, dist, key, stream);
+    case ElementType::i64:
+      return launch<std::int64_t>(data, count, dist, key, stream);
+    case ElementType::i32:
+      return launch<std::int32_t>(data, count, dist, key, stream);
+    case ElementType::i16:
+      return launch<std::int16_t>(data, count, dist, key, stream);
+    case ElementType::i8:
+      return launch<std::int8_t>(data, count, dist, key, stream);
     case ElementType::u8:
-    case ElementType::boolean: return launch<std::uint8_t>(data, count, dist, key, stream);
+    case ElementType::boolean:
+      return launch<std::uint8_t>(data, count, dist, key, stream);
   }
 }
 

@@ -2,9 +2,8 @@
 // failed with the numbers a report needs (docs/harness-protocol.md, "verdict").
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace kblaster::harness {
 

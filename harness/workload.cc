@@ -17,8 +17,9 @@ Role parse_role(const std::string& r) {
 Distribution parse_init(const nlohmann::json& j) {
   Distribution d;
   const std::string kind = j.value("kind", "normal");
-  d.kind = kind == "uniform" ? Distribution::Kind::uniform
-           : kind == "randint" ? Distribution::Kind::randint : Distribution::Kind::normal;
+  d.kind = kind == "uniform"   ? Distribution::Kind::uniform
+           : kind == "randint" ? Distribution::Kind::randint
+                               : Distribution::Kind::normal;
   d.a = j.value("a", 0.0);
   d.b = j.value("b", 1.0);
   return d;
@@ -158,8 +159,10 @@ OutputSnapshot Workload::initial_outputs(unsigned char poison) const {
 void** Workload::prepare_cpu_reference() {
   for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
     if (!args_[i].is_buffer) continue;
-    if (args_[i].is_input()) slots_[i].host = cpu_inputs_.at(k++);
-    else std::memset(slots_[i].host.data(), 0xFF, slots_[i].host.size());
+    if (args_[i].is_input())
+      slots_[i].host = cpu_inputs_.at(k++);
+    else
+      std::memset(slots_[i].host.data(), 0xFF, slots_[i].host.size());
   }
   return cpu_reference_args_.data();
 }

@@ -6,10 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "device_memory.h"
 #include "element_type.h"
@@ -76,9 +75,9 @@ class Workload {
  private:
   struct Slot {
     DeviceBuffer device;
-    DeviceBuffer pristine;               // inputs only
-    std::vector<unsigned char> host;     // host copy (inputs) or CPU reference buffer
-    std::vector<unsigned char> scalar;   // a scalar's bytes
+    DeviceBuffer pristine;              // inputs only
+    std::vector<unsigned char> host;    // host copy (inputs) or CPU reference buffer
+    std::vector<unsigned char> scalar;  // a scalar's bytes
   };
   std::vector<ArgDesc> args_;
   std::vector<Slot> slots_;

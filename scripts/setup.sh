@@ -40,10 +40,10 @@ fi
 echo "setup: using $("$nvcc" --version | grep -o 'release [0-9.]*, V[0-9.]*') at $nvcc"
 [ "${1:-}" = "--deps-only" ] && exit 0
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
-cmake --build build --target kblaster
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DCMAKE_CUDA_COMPILER="$nvcc"
+cmake --build build
 
-echo "setup: built build/kblaster; running the main job on examples/kernels"
+echo "setup: built build/kblaster and build/kblaster-harness; running the main job on examples/kernels"
 set +e
 ./build/kblaster run examples/kernels
 rc=$?

@@ -6,15 +6,19 @@
 
 namespace kblaster {
 
-Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu, const VerifyFlags& verify,
-                                      const BenchFlags& bench, Session& session) {
+Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu,
+                                      const VerifyFlags& verify, const BenchFlags& bench,
+                                      Session& session) {
   auto verified = verify_kernels(builds, *gpu.client, verify, session);
   if (!verified) return verified.error();
   auto peak = gpu.client->peak_bandwidth();
   if (!peak) return peak.error();
-  const Ceilings ceilings{*peak};
-  session.progress << "measured DRAM bandwidth (device-to-device copy): " << ceilings.dram_bytes_per_s / 1e12
-                   << " TB/s\n";
+  auto fp32 = gpu.client->peak_fp32();
+  if (!fp32) return fp32.error();
+  const Ceilings ceilings{*peak, *fp32};
+  session.progress << "measured ceilings: DRAM " << ceilings.dram_bytes_per_s / 1e12
+                   << " TB/s (device-to-device copy), FP32 " << ceilings.fp32_flops_per_s / 1e12
+                   << " TFLOP/s (FMA chains)\n";
 
   BenchOutcome outcome;
   nlohmann::json kernels = nlohmann::json::array();
@@ -35,12 +39,15 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
     for (int r = 0; r < bench.repeat; ++r) {
       auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
       if (!m) return m.error();
-      session.progress << "bench " << v.spec->name << "  " << m->size << "  " << describe(*m, ceilings)
+      session.progress << "bench " << v.spec->name << "  " << m->size << "  "
+                       << describe(*m, ceilings)
                        << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
       outcome.problem = outcome.problem || !m->rejected.empty();
       medians.push_back(m->summary.median);
-      if (r == 0) j["measurement"] = to_json(*m, ceilings);
-      else repeats.push_back(to_json(*m, ceilings));
+      if (r == 0)
+        j["measurement"] = to_json(*m, ceilings);
+      else
+        repeats.push_back(to_json(*m, ceilings));
     }
     if (bench.repeat > 1) {
       const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
@@ -55,6 +62,7 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
   }
   outcome.report = {{"device", gpu.harness_device.name},
                     {"peak_bytes_per_s", ceilings.dram_bytes_per_s},
+                    {"peak_fp32_flops_per_s", ceilings.fp32_flops_per_s},
                     {"kernels", kernels}};
   return outcome;
 }

@@ -16,7 +16,8 @@ struct BenchOutcome {
   bool problem = false;   // a kernel failed verification or its timing was rejected
 };
 
-Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu, const VerifyFlags& verify,
-                                      const BenchFlags& bench, Session& session);
+Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu,
+                                      const VerifyFlags& verify, const BenchFlags& bench,
+                                      Session& session);
 
 }  // namespace kblaster

@@ -28,7 +28,8 @@ void resolve_arch(const LoadedRepo& repo, const BuildFlags& flags, const DeviceI
 void print_progress(Session& session, std::size_t index, std::size_t total, const KernelBuild& b) {
   std::ostream& p = session.progress;
   const std::string& name = b.spec->name;
-  p << "[" << index << "/" << total << "] " << name << std::string(name.size() < 16 ? 16 - name.size() : 2, ' ');
+  p << "[" << index << "/" << total << "] " << name
+    << std::string(name.size() < 16 ? 16 - name.size() : 2, ' ');
   const BuildResult& r = b.result;
   switch (r.outcome) {
     case BuildOutcome::built:
@@ -42,8 +43,10 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
       break;
   }
   if (b.reference)
-    p << "; reference " << (b.reference->ok() ? build_outcome_name(b.reference->outcome)
-                                              : build_outcome_name(b.reference->outcome) + std::string(": ") + b.reference->summary);
+    p << "; reference "
+      << (b.reference->ok() ? build_outcome_name(b.reference->outcome)
+                            : build_outcome_name(b.reference->outcome) + std::string(": ") +
+                                  b.reference->summary);
   p << "\n";
 }
 
@@ -57,8 +60,10 @@ std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
 }
 
 void add_build_flags(CLI::App& app, BuildFlags& flags) {
-  app.add_option("--arch", flags.arch, "GPU architecture to build for, e.g. sm_90 (default: [project].arch)");
-  app.add_option("--cache-dir", flags.cache_dir, "Compile cache directory (default: REPO/.kblaster/cache)");
+  app.add_option("--arch", flags.arch,
+                 "GPU architecture to build for, e.g. sm_90 (default: [project].arch)");
+  app.add_option("--cache-dir", flags.cache_dir,
+                 "Compile cache directory (default: REPO/.kblaster/cache)");
 }
 
 Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
@@ -72,8 +77,8 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
   if (!nvcc) return nvcc.error();
   CompileCache cache(report.cache_dir);
   CandidateBuilder builder(*nvcc, cache, report.cache_dir / "shims");
-  session.progress << "building " << repo.selected.size() << " kernel(s) for " << report.arch << " ("
-                   << report.arch_reason << ") with nvcc " << nvcc->version() << "; cache "
+  session.progress << "building " << repo.selected.size() << " kernel(s) for " << report.arch
+                   << " (" << report.arch_reason << ") with nvcc " << nvcc->version() << "; cache "
                    << report.cache_dir.string() << "\n";
   BuildRequest request;
   request.repo_root = repo.root;
@@ -91,9 +96,12 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
       if (!ref) return ref.error();
       b.reference = std::move(*ref);
     }
-    if (!b.ok()) ++report.failed;
-    else if (b.result.outcome == BuildOutcome::cache_hit) ++report.cache_hits;
-    else ++report.compiled;
+    if (!b.ok())
+      ++report.failed;
+    else if (b.result.outcome == BuildOutcome::cache_hit)
+      ++report.cache_hits;
+    else
+      ++report.compiled;
     report.kernels.push_back(std::move(b));
     print_progress(session, report.kernels.size(), repo.selected.size(), report.kernels.back());
   }
@@ -108,8 +116,11 @@ nlohmann::json to_json(const BuildReport& report) {
     const BuildResult& r = b.result;
     nlohmann::json diagnostics = nlohmann::json::array();
     for (const auto& d : r.diagnostics)
-      diagnostics.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column},
-                             {"severity", severity_name(d.severity)}, {"message", d.message}});
+      diagnostics.push_back({{"file", d.file},
+                             {"line", d.line},
+                             {"column", d.column},
+                             {"severity", severity_name(d.severity)},
+                             {"message", d.message}});
     nlohmann::json reference = nullptr;
     if (b.reference)
       reference = {{"outcome", build_outcome_name(b.reference->outcome)},
@@ -127,7 +138,8 @@ nlohmann::json to_json(const BuildReport& report) {
   return {{"arch", report.arch},
           {"arch_reason", report.arch_reason},
           {"cache_dir", report.cache_dir.string()},
-          {"cache", {{"hits", report.cache_hits}, {"compiled", report.compiled}, {"failed", report.failed}}},
+          {"cache",
+           {{"hits", report.cache_hits}, {"compiled", report.compiled}, {"failed", report.failed}}},
           {"kernels", kernels}};
 }
 

@@ -23,7 +23,8 @@ Result<ExitCode> run_bench(const BenchOptions& options, Session& session) {
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
   const DeviceInfo device = session.device.probe();
-  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  if (!device.present)
+    return Error::environment("no CUDA device present (" + device.why_absent + ")");
   auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!builds) return builds.error();
   auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 60.0)});

@@ -53,7 +53,8 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   repo->selected = {&spec_a, &spec_b};
 
   const DeviceInfo device = session.device.probe();
-  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  if (!device.present)
+    return Error::environment("no CUDA device present (" + device.why_absent + ")");
   auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!builds) return builds.error();
   if (builds->failed > 0) return ExitCode::found_problem;
@@ -63,17 +64,20 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   if (!verified) return verified.error();
   for (const auto& v : *verified)
     if (v.status != KernelVerification::Status::passed) {
-      session.progress << "compare: not timed, `" << v.spec->name << "` did not pass verification\n";
+      session.progress << "compare: not timed, `" << v.spec->name
+                       << "` did not pass verification\n";
       return ExitCode::found_problem;
     }
 
-  KB_TRY(gpu->client->load({builds->kernels[0].result.object.string(), builds->kernels[1].result.object.string()},
-                           reference_object(builds->kernels[0])));
+  KB_TRY(gpu->client->load(
+      {builds->kernels[0].result.object.string(), builds->kernels[1].result.object.string()},
+      reference_object(builds->kernels[0])));
   auto plan = plan_kernel(spec_a);
   if (!plan) return plan.error();
   KB_TRY(gpu->client->setup(harness_args(spec_a, plan->sizes.front())));
-  session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source << "), B = " << spec_b.name
-                   << " (" << spec_b.source << ") at " << size_label(spec_a, spec_a.sizes.front()) << "\n";
+  session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source
+                   << "), B = " << spec_b.name << " (" << spec_b.source << ") at "
+                   << size_label(spec_a, spec_a.sizes.front()) << "\n";
   nlohmann::json runs = nlohmann::json::array();
   std::map<std::string, int> tally;
   bool slower = false;
@@ -84,11 +88,13 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
     ++tally[verdict];
     slower = slower || r->comparison.verdict == Verdict::slower;
     session.progress << "[" << i + 1 << "/" << options.repeat << "] " << r->comparison.reason
-                     << (r->recheck_a.passed && r->recheck_b.passed ? "" : "  (RECHECK FAILED)") << "\n";
+                     << (r->recheck_a.passed && r->recheck_b.passed ? "" : "  (RECHECK FAILED)")
+                     << "\n";
     runs.push_back(to_json(*r));
   }
   std::string summary;
-  for (const auto& [verdict, count] : tally) summary += (summary.empty() ? "" : ", ") + verdict + " " + std::to_string(count);
+  for (const auto& [verdict, count] : tally)
+    summary += (summary.empty() ? "" : ", ") + verdict + " " + std::to_string(count);
   session.progress << "compare: " << summary << " of " << options.repeat << " run(s)\n";
   if (options.common.json)
     session.out << nlohmann::json{{"device", gpu->harness_device.name},
@@ -111,11 +117,17 @@ CommandAction setup_compare(CLI::App& app) {
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify);
   app.add_option("--a", options->a, "Kernel A, the baseline")->required();
-  app.add_option("--b", options->b, "Kernel B, declared in the same repository with the same arguments");
-  app.add_option("--b-source", options->b_source, "B is kernel A built from this source file instead (repository-relative)");
-  app.add_option("--min-effect", options->compare.criteria.min_effect, "Smallest relative change that counts (default 0.02)");
-  app.add_option("--max-pairs", options->compare.budget.max_pairs, "Most AB pairs per comparison (default 2000)");
-  app.add_option("--repeat", options->repeat, "Repeat the timed comparison N times after one verification")->check(CLI::Range(1, 1000));
+  app.add_option("--b", options->b,
+                 "Kernel B, declared in the same repository with the same arguments");
+  app.add_option("--b-source", options->b_source,
+                 "B is kernel A built from this source file instead (repository-relative)");
+  app.add_option("--min-effect", options->compare.criteria.min_effect,
+                 "Smallest relative change that counts (default 0.02)");
+  app.add_option("--max-pairs", options->compare.budget.max_pairs,
+                 "Most AB pairs per comparison (default 2000)");
+  app.add_option("--repeat", options->repeat,
+                 "Repeat the timed comparison N times after one verification")
+      ->check(CLI::Range(1, 1000));
   return [options](Session& session) { return run_compare(*options, session); };
 }
 

@@ -18,11 +18,14 @@ Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
   if (!repo) return repo.error();
   nlohmann::json kernels = nlohmann::json::array();
   if (!options.common.json)
-    session.out << "kernel repository " << repo->root.string() << ": " << repo->config.kernels.size()
-                << " kernels from " << repo->config.spec_files.size() << " spec file(s)\n\n";
+    session.out << "kernel repository " << repo->root.string() << ": "
+                << repo->config.kernels.size() << " kernels from " << repo->config.spec_files.size()
+                << " spec file(s)\n\n";
   for (const KernelSpec* spec : repo->selected) {
     auto plan = plan_kernel(*spec);
-    if (!plan) return Error::internal("kernel `" + spec->name + "` passed validation but cannot be planned: " + plan.error().message);
+    if (!plan)
+      return Error::internal("kernel `" + spec->name +
+                             "` passed validation but cannot be planned: " + plan.error().message);
     if (options.common.json) {
       nlohmann::json j = to_json(*spec);
       j["sizes"] = nlohmann::json::array();

@@ -26,8 +26,8 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
                    << "; " << repo->selected.size() << " selected\n";
   for (const KernelSpec* spec : repo->selected)
     if (auto plan = plan_kernel(*spec); !plan)
-      return Error::internal("kernel `" + spec->name + "` passed validation but cannot be planned: " +
-                             plan.error().message);
+      return Error::internal("kernel `" + spec->name +
+                             "` passed validation but cannot be planned: " + plan.error().message);
   const DeviceInfo device = session.device.probe();
   auto report = build_kernels(*repo, options.build, device, session,
                               device.present ? ReferenceBuilds::build : ReferenceBuilds::skip);
@@ -39,8 +39,11 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
     auto outcome = verify_and_bench(*report, *gpu, options.verify, options.bench, session);
     if (!outcome) return outcome.error();
     if (options.common.json)
-      session.out << nlohmann::json{{"repo", repo->root.string()}, {"build", to_json(*report)},
-                                    {"verification", outcome->report}}.dump(2) << "\n";
+      session.out << nlohmann::json{{"repo", repo->root.string()},
+                                    {"build", to_json(*report)},
+                                    {"verification", outcome->report}}
+                         .dump(2)
+                  << "\n";
     return outcome->problem || report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
   }
   // Verification and measurement run in kblaster-harness on a CUDA device.

@@ -20,7 +20,8 @@ Result<ExitCode> run_verify(const VerifyOptions& options, Session& session) {
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
   const DeviceInfo device = session.device.probe();
-  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  if (!device.present)
+    return Error::environment("no CUDA device present (" + device.why_absent + ")");
   auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!builds) return builds.error();
   auto gpu = start_gpu(session, device, {60.0, options.verify.timeout_s});
@@ -31,14 +32,17 @@ Result<ExitCode> run_verify(const VerifyOptions& options, Session& session) {
   int passed = 0, failed = 0, skipped = 0;
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& r : *results) {
-    (r.status == KernelVerification::Status::passed ? passed
-     : r.status == KernelVerification::Status::failed ? failed : skipped)++;
+    (r.status == KernelVerification::Status::passed   ? passed
+     : r.status == KernelVerification::Status::failed ? failed
+                                                      : skipped)++;
     kernels.push_back(to_json(r));
   }
   session.progress << "verify: " << passed << " passed, " << failed << " failed, " << skipped
                    << " skipped\n";
   if (options.common.json)
-    session.out << nlohmann::json{{"device", gpu->harness_device.name}, {"kernels", kernels}}.dump(2) << "\n";
+    session.out << nlohmann::json{{"device", gpu->harness_device.name}, {"kernels", kernels}}.dump(
+                       2)
+                << "\n";
   return failed > 0 || builds->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
 }
 

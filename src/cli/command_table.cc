@@ -5,14 +5,18 @@ namespace kblaster {
 
 const std::vector<Command>& command_table() {
   static const std::vector<Command> table = {
-      {"plan", "List each kernel with its resolved spec, sizes, minimum bytes and FLOPs (no GPU needed)",
+      {"plan",
+       "List each kernel with its resolved spec, sizes, minimum bytes and FLOPs (no GPU needed)",
        &setup_plan},
       {"build", "Compile every kernel through the candidate builder and its cache (no GPU needed)",
        &setup_build},
-      {"verify", "Check every kernel against its reference at every size, with fresh inputs per seed (GPU)",
+      {"verify",
+       "Check every kernel against its reference at every size, with fresh inputs per seed (GPU)",
        &setup_verify},
-      {"bench", "Verify, then time each kernel at its timed size by nvbench's method (GPU)", &setup_bench},
-      {"compare", "Interleave two candidates in one process: FASTER, SLOWER, SAME or AMBIGUOUS (GPU)",
+      {"bench", "Verify, then time each kernel at its timed size by nvbench's method (GPU)",
+       &setup_bench},
+      {"compare",
+       "Interleave two candidates in one process: FASTER, SLOWER, SAME or AMBIGUOUS (GPU)",
        &setup_compare},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},

@@ -6,20 +6,23 @@
 
 namespace kblaster {
 
-Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec, const CompareFlags& flags,
-                              Clock& clock) {
+Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
+                              const CompareFlags& flags, Clock& clock) {
   KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
   auto warmup = harness.sample({0, 1, 0, 1});
   if (!warmup) return warmup.error();
 
-  std::vector<double> a, b, clocks;
+  // Pairs where either launch ran at a throttled clock are dropped as they
+  // arrive, so the pairs that decide when to stop are the ones the verdict uses.
+  ThrottleGate gate({flags.throttle_threshold});
   const double start = clock.now_seconds();
   AbSampler sampler(flags.criteria, flags.budget);
   bool a_leads = true;
   AbResult result;
   while (!sampler.done(clock.now_seconds() - start)) {
     std::vector<int> order;
-    for (std::size_t i = 0, n = std::max<std::size_t>(1, sampler.pairs_to_checkpoint()); i < n; ++i) {
+    for (std::size_t i = 0, n = std::max<std::size_t>(1, sampler.pairs_to_checkpoint()); i < n;
+         ++i) {
       order.push_back(a_leads ? 0 : 1);
       order.push_back(a_leads ? 1 : 0);
     }
@@ -31,18 +34,13 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec, co
       const TimingSample& y = (*samples)[i + 1];
       const TimingSample& sa = x.candidate == 0 ? x : y;
       const TimingSample& sb = x.candidate == 0 ? y : x;
-      a.push_back(sa.gpu_seconds);
-      b.push_back(sb.gpu_seconds);
-      clocks.push_back(std::min(sa.sm_mhz, sb.sm_mhz));
-      sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
+      ++result.pairs;
+      if (gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
     }
   }
   result.end = sampler.state(clock.now_seconds() - start);
-  // The verdict on pairs where neither launch ran at a throttled clock.
-  const ThrottleSelection selection = select_unthrottled(clocks, {flags.throttle_threshold});
-  result.throttled_pairs = selection.dropped;
-  result.comparison = compare(kept_samples(a, selection), kept_samples(b, selection), flags.criteria);
-  result.pairs = a.size();
+  result.throttled_pairs = gate.dropped();
+  result.comparison = sampler.current();
 
   auto ra = harness.recheck(0, spec.tolerance);
   if (!ra) return ra.error();

@@ -27,8 +27,8 @@ struct AbResult {
 };
 
 // Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size.
-Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec, const CompareFlags& flags,
-                              Clock& clock);
+Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
+                              const CompareFlags& flags, Clock& clock);
 
 nlohmann::json to_json(const AbResult& r);
 

@@ -14,7 +14,8 @@ std::filesystem::path harness_path() {
 }
 
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts) {
-  if (!device.present) return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  if (!device.present)
+    return Error::environment("no CUDA device present (" + device.why_absent + ")");
   auto runner = session.harness();
   if (!runner) return runner.error();
   GpuContext gpu{device, std::move(*runner), nullptr, {}};

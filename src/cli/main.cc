@@ -2,7 +2,6 @@
 // runs the chosen command, and turns its Error (if any) into a message and an
 // exit code. The only place exceptions are caught.
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "cli/command.h"
@@ -26,17 +25,20 @@ Result<std::unique_ptr<HarnessRunner>> start_harness() {
 int report_error(const Error& error) {
   std::cerr << "kblaster: error: " << error.describe() << "\n";
   if (error.kind == ErrorKind::internal)
-    std::cerr << "kblaster: this is a bug in kblaster; please report it with the command line above\n";
+    std::cerr
+        << "kblaster: this is a bug in kblaster; please report it with the command line above\n";
   return to_int(exit_code_for(error.kind));
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"kblaster: find the CUDA kernels a change touched, prove they still compute the same "
-               "function, and measure whether they got slower.",
-               "kblaster"};
-  app.footer("Exit codes: 0 done, nothing regressed; 1 found a regression, wrong result or rejected "
-             "candidate; 2 bad usage or config; 3 the environment lacks something (GPU, nvcc, ncu, "
-             "token); 4 internal error.");
+  CLI::App app{
+      "kblaster: find the CUDA kernels a change touched, prove they still compute the same "
+      "function, and measure whether they got slower.",
+      "kblaster"};
+  app.footer(
+      "Exit codes: 0 done, nothing regressed; 1 found a regression, wrong result or rejected "
+      "candidate; 2 bad usage or config; 3 the environment lacks something (GPU, nvcc, ncu, "
+      "token); 4 internal error.");
   bool show_version = false;
   app.add_flag("--version", show_version, "Print the version, the nvcc version and the GPU found");
   std::vector<std::pair<CLI::App*, CommandAction>> actions;
@@ -86,6 +88,7 @@ int main(int argc, char** argv) {
   try {
     return kblaster::run(argc, argv);
   } catch (const std::exception& e) {
-    return kblaster::report_error(kblaster::Error::internal(std::string("uncaught exception: ") + e.what()));
+    return kblaster::report_error(
+        kblaster::Error::internal(std::string("uncaught exception: ") + e.what()));
   }
 }

@@ -29,11 +29,16 @@ std::string percent(double fraction) {
 }  // namespace
 
 void add_bench_flags(CLI::App& app, BenchFlags& flags) {
-  app.add_option("--max-noise", flags.stop.max_noise, "Stop once the median's relative 95% half-width is below this (default 0.005)");
+  app.add_option("--max-noise", flags.stop.max_noise,
+                 "Stop once the median's relative 95% half-width is below this (default 0.005)");
   app.add_option("--min-samples", flags.stop.min_samples, "Fewest samples (default 10)");
-  app.add_option("--min-time", flags.stop.min_gpu_seconds, "Least summed GPU time in seconds (default 0.5)");
-  app.add_option("--max-time", flags.stop.max_seconds, "Wall-clock limit per kernel in seconds (default 15)");
-  app.add_option("--repeat", flags.repeat, "Measure each kernel N times (fresh inputs each) and report the spread of the medians")
+  app.add_option("--min-time", flags.stop.min_gpu_seconds,
+                 "Least summed GPU time in seconds (default 0.5)");
+  app.add_option("--max-time", flags.stop.max_seconds,
+                 "Wall-clock limit per kernel in seconds (default 15)");
+  app.add_option(
+         "--repeat", flags.repeat,
+         "Measure each kernel N times (fresh inputs each) and report the spread of the medians")
       ->check(CLI::Range(1, 1000));
 }
 
@@ -53,27 +58,27 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   if (!warmup) return warmup.error();
   double estimate = warmup->back().gpu_seconds;
 
+  // Throttled samples are dropped as they arrive, so the samples that decide
+  // when to stop are exactly the ones reported.
   StoppingRule rule(flags.stop);
-  std::vector<double> all, clocks;
+  ThrottleGate gate({flags.throttle_threshold});
   const double start = clock.now_seconds();
   for (;;) {
-    const int batch = std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate, 1e-7)), 1, 512);
+    const int batch =
+        std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate, 1e-7)), 1, 512);
     auto samples = harness.sample(std::vector<int>(batch, candidate));
     if (!samples) return samples.error();
     for (const auto& s : *samples) {
+      if (!gate.admit(s.sm_mhz)) continue;
       rule.add(s.gpu_seconds);
-      all.push_back(s.gpu_seconds);
-      clocks.push_back(s.sm_mhz);
+      m.samples.push_back(s.gpu_seconds);
     }
     m.stop = rule.decide(clock.now_seconds() - start);
     if (m.stop.reason != StopReason::keep_going) break;
-    estimate = median_of(all);
+    if (!m.samples.empty()) estimate = median_of(m.samples);
   }
-
-  const ThrottleSelection selection = select_unthrottled(clocks, {flags.throttle_threshold});
-  m.samples = kept_samples(all, selection);
-  m.throttled = selection.dropped;
-  m.sm_mhz = selection.median_mhz;
+  m.throttled = gate.dropped();
+  m.sm_mhz = gate.median_mhz();
   m.summary = summarize(m.samples);
 
   auto recheck = harness.recheck(candidate, spec.tolerance);
@@ -103,12 +108,18 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
       s += " = " + percent(m.bytes_per_s() / ceilings.dram_bytes_per_s) + " of " +
            format_bytes(static_cast<std::int64_t>(ceilings.dram_bytes_per_s)) + "/s";
   }
-  if (m.flops && m.summary.median > 0)
-    s += "  " + format_flops(static_cast<std::int64_t>(*m.flops / m.summary.median)) + "/s";
+  if (m.flops && m.summary.median > 0) {
+    const double rate = *m.flops / m.summary.median;
+    s += "  " + format_flops(static_cast<std::int64_t>(rate)) + "/s";
+    if (ceilings.fp32_flops_per_s > 0)
+      s += " = " + percent(rate / ceilings.fp32_flops_per_s) + " of " +
+           format_flops(static_cast<std::int64_t>(ceilings.fp32_flops_per_s)) + "/s FP32";
+  }
   char clock[48];
   std::snprintf(clock, sizeof clock, "  SM %.0f MHz", m.sm_mhz);
   s += clock;
-  s += "  [" + std::string(stop_reason_name(m.stop.reason)) + ", noise " + percent(m.stop.noise) + "]";
+  s += "  [" + std::string(stop_reason_name(m.stop.reason)) + ", noise " + percent(m.stop.noise) +
+       "]";
   return s;
 }
 
@@ -129,6 +140,7 @@ nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
                       {"min_bytes", m.min_bytes},
                       {"bytes_per_s", m.bytes_per_s()},
                       {"peak_bytes_per_s", ceilings.dram_bytes_per_s},
+                      {"peak_fp32_flops_per_s", ceilings.fp32_flops_per_s},
                       {"floor_s", m.floor_seconds},
                       {"recheck", {{"passed", m.recheck.passed}, {"reason", m.recheck.reason}}},
                       {"trusted", m.rejected.empty()}};

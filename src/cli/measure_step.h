@@ -4,11 +4,10 @@
 // median checked against the roofline floor.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cli/build_step.h"
 #include "core/clock.h"
@@ -21,13 +20,15 @@ namespace kblaster {
 struct BenchFlags {
   StoppingCriteria stop;
   int repeat = 1;  // measurements per kernel, each on fresh inputs, after one verification
-  double throttle_threshold = 0.95;  // drop samples whose SM clock is under this share of the median
+  double throttle_threshold =
+      0.95;  // drop samples whose SM clock is under this share of the median
 };
 void add_bench_flags(CLI::App& app, BenchFlags& flags);
 
 // The device's measured ceilings, against which achieved rates are reported.
 struct Ceilings {
   double dram_bytes_per_s = 0.0;  // device-to-device copy, bytes read + written
+  double fp32_flops_per_s = 0.0;  // FP32 FMA chains on every SM; 0 if not measured
 };
 
 struct Measurement {
@@ -39,9 +40,9 @@ struct Measurement {
   StopDecision stop;
   std::int64_t min_bytes = 0;
   std::optional<std::int64_t> flops;
-  double floor_seconds = 0.0;   // min_bytes over the measured bandwidth
-  CheckVerdict recheck;         // the output after timing, on fresh inputs
-  std::string rejected;         // why the timing cannot be trusted; empty if it can
+  double floor_seconds = 0.0;  // min_bytes over the measured bandwidth
+  CheckVerdict recheck;        // the output after timing, on fresh inputs
+  std::string rejected;        // why the timing cannot be trusted; empty if it can
 
   double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
 };

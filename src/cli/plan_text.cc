@@ -11,9 +11,12 @@ namespace {
 std::string describe_arg(const ArgSpec& a) {
   std::ostringstream s;
   s << a.name << ":" << dtype_name(a.type);
-  if (a.is_buffer()) s << "[" << a.shape->text() << "] " << role_name(a.role);
-  else if (a.value) s << " = " << *a.value;
-  else if (!a.tunable.empty()) s << " tunable";
+  if (a.is_buffer())
+    s << "[" << a.shape->text() << "] " << role_name(a.role);
+  else if (a.value)
+    s << " = " << *a.value;
+  else if (!a.tunable.empty())
+    s << " tunable";
   return s.str();
 }
 
@@ -43,15 +46,17 @@ void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPl
       << (spec.tolerance_is_default ? " (default for the output type)" : "");
   out << "  tolerance  " << tol.str() << "\n";
   std::vector<std::string> tunables;
-  for (const auto& t : spec.tunables) tunables.push_back("-D" + t.name + " in {" + join(t.values, ",") + "}");
+  for (const auto& t : spec.tunables)
+    tunables.push_back("-D" + t.name + " in {" + join(t.values, ",") + "}");
   for (const auto& a : spec.args) {
     std::vector<std::string> values;
     for (auto v : a.tunable) values.push_back(std::to_string(v));
     if (!values.empty()) tunables.push_back(a.name + " in {" + join(values, ",") + "}");
   }
   if (!tunables.empty()) out << "  tunables   " << join(tunables, "; ") << "\n";
-  out << "  sizes      " << std::left << std::setw(28) << "" << std::right << std::setw(12) << "min bytes"
-      << std::setw(14) << "flops" << "\n";
+  out << "  sizes      " << std::left << std::setw(28) << "" << std::right << std::setw(12)
+      << "min bytes" << std::setw(14) << "flops"
+      << "\n";
   for (std::size_t i = 0; i < plan.sizes.size(); ++i) {
     const auto& s = plan.sizes[i];
     out << "    " << std::left << std::setw(36) << size_label(spec, spec.sizes[i]) << std::right

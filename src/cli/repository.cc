@@ -28,11 +28,13 @@ Result<LoadedRepo> load_repository(const CommonOptions& options) {
   for (const auto& wanted : options.kernels)
     if (std::find(names.begin(), names.end(), wanted) == names.end())
       return Error::usage("--kernel " + wanted + ": no such kernel" + did_you_mean(wanted, names) +
-                          " (kernels: " + [&] {
+                          " (kernels: " +
+                          [&] {
                             std::string all;
                             for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
                             return all;
-                          }() + ")");
+                          }() +
+                          ")");
   for (const auto& k : repo.config.kernels)
     if (options.kernels.empty() ||
         std::find(options.kernels.begin(), options.kernels.end(), k.name) != options.kernels.end())

@@ -72,16 +72,21 @@ KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
 }  // namespace
 
 void add_verify_flags(CLI::App& app, VerifyFlags& flags) {
-  app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3)")->check(CLI::Range(1, 1000));
+  app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3)")
+      ->check(CLI::Range(1, 1000));
   app.add_option("--seed", flags.seed_base, "First seed (default: drawn at random and printed)");
-  app.add_option("--timeout", flags.timeout_s, "Seconds one size may take before the kernel counts as hung (default 60)");
+  app.add_option("--timeout", flags.timeout_s,
+                 "Seconds one size may take before the kernel counts as hung (default 60)");
 }
 
 const char* verification_status_name(KernelVerification::Status s) {
   switch (s) {
-    case KernelVerification::Status::passed: return "passed";
-    case KernelVerification::Status::failed: return "failed";
-    case KernelVerification::Status::skipped: return "skipped";
+    case KernelVerification::Status::passed:
+      return "passed";
+    case KernelVerification::Status::failed:
+      return "failed";
+    case KernelVerification::Status::skipped:
+      return "skipped";
   }
   return "?";
 }
@@ -94,11 +99,13 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
   std::vector<std::uint64_t> seeds;
   for (int i = 0; i < flags.seeds; ++i) seeds.push_back(base + static_cast<std::uint64_t>(i));
   session.progress << "verifying " << builds.kernels.size() << " kernel(s) at every size with "
-                   << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base << ")\n";
+                   << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base
+                   << ")\n";
   std::vector<KernelVerification> out;
   for (std::size_t i = 0; i < builds.kernels.size(); ++i) {
     const KernelBuild& b = builds.kernels[i];
-    session.progress << "[" << i + 1 << "/" << builds.kernels.size() << "] " << b.spec->name << "\n";
+    session.progress << "[" << i + 1 << "/" << builds.kernels.size() << "] " << b.spec->name
+                     << "\n";
     Result<bool> error = true;
     KernelVerification kv = verify_one(b, harness, seeds, session, error);
     if (!error) return error.error();
@@ -117,7 +124,8 @@ nlohmann::json to_json(const KernelVerification& v) {
                      {"reason", s.verdict.reason},
                      {"message", s.verdict.message},
                      {"detail", s.verdict.detail}});
-  nlohmann::json j = {{"name", v.spec->name}, {"status", verification_status_name(v.status)}, {"sizes", sizes}};
+  nlohmann::json j = {
+      {"name", v.spec->name}, {"status", verification_status_name(v.status)}, {"sizes", sizes}};
   if (!v.skip_reason.empty()) j["skip_reason"] = v.skip_reason;
   return j;
 }

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cli/build_step.h"
 #include "gpu/harness_client.h"
@@ -14,9 +13,9 @@
 namespace kblaster {
 
 struct VerifyFlags {
-  int seeds = 3;               // fresh inputs per size
+  int seeds = 3;                // fresh inputs per size
   std::uint64_t seed_base = 0;  // 0 = draw one at random (printed, so a run can be repeated)
-  double timeout_s = 60.0;     // per size; a launch that takes longer counts as a hang
+  double timeout_s = 60.0;      // per size; a launch that takes longer counts as a hang
 };
 void add_verify_flags(CLI::App& app, VerifyFlags& flags);
 

@@ -9,8 +9,8 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kArgFields = {"name", "type", "shape", "role", "init", "value",
-                                             "tunable"};
+const std::vector<std::string> kArgFields = {"name", "type",  "shape",  "role",
+                                             "init", "value", "tunable"};
 const std::vector<std::string> kRoles = {"in", "out", "inout"};
 
 bool is_identifier(const std::string& s) {
@@ -31,11 +31,16 @@ std::string out_of_range(std::int64_t v, DType t) {
 Result<ShapeExpr> parse_shape(const TomlFields& f) {
   const toml::node* n = f.node("shape");
   std::string text;
-  if (n->is_integer()) text = std::to_string(n->as_integer()->get());
-  else if (n->is_string()) text = n->as_string()->get();
-  else return f.error_at("shape", "expected an integer expression, got " + toml_type_name(*n));
+  if (n->is_integer())
+    text = std::to_string(n->as_integer()->get());
+  else if (n->is_string())
+    text = n->as_string()->get();
+  else
+    return f.error_at("shape", "expected an integer expression, got " + toml_type_name(*n));
   auto expr = ShapeExpr::parse(text);
-  if (!expr) return f.error_at("shape", "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+  if (!expr)
+    return f.error_at("shape",
+                      "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
   return expr;
 }
 
@@ -57,13 +62,15 @@ Result<InitDist> parse_init(std::string_view text) {
   std::cmatch m;
   std::string s(text);
   if (!std::regex_match(s.c_str(), m, re))
-    return Error::config("", "`" + s + "` is not a distribution; use normal, normal(mean,std), "
-                             "uniform(lo,hi) or randint(lo,hi)");
+    return Error::config("", "`" + s +
+                                 "` is not a distribution; use normal, normal(mean,std), "
+                                 "uniform(lo,hi) or randint(lo,hi)");
   InitDist d;
   d.text = s;
   std::string kind = m[1];
-  d.kind = kind == "normal" ? InitDist::Kind::normal
-           : kind == "uniform" ? InitDist::Kind::uniform : InitDist::Kind::randint;
+  d.kind = kind == "normal"    ? InitDist::Kind::normal
+           : kind == "uniform" ? InitDist::Kind::uniform
+                               : InitDist::Kind::randint;
   if (m[2].matched) {
     try {
       d.a = std::stod(m[2]);
@@ -92,14 +99,16 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   arg.where = unnamed.location();
   auto name = unnamed.required_string("name");
   if (!name) return name.error();
-  if (!is_identifier(*name)) return unnamed.error_at("name", "`" + *name + "` is not a C identifier");
+  if (!is_identifier(*name))
+    return unnamed.error_at("name", "`" + *name + "` is not a C identifier");
   arg.name = *name;
   TomlFields f(table, file, where + " (`" + arg.name + "`)");
 
   auto type = f.required_string("type");
   if (!type) return type.error();
   auto dtype = parse_dtype(*type);
-  if (!dtype) return f.error_at("type", "unknown type `" + *type + "`" + did_you_mean(*type, dtype_names()));
+  if (!dtype)
+    return f.error_at("type", "unknown type `" + *type + "`" + did_you_mean(*type, dtype_names()));
   arg.type = *dtype;
 
   if (f.has("shape")) {
@@ -111,10 +120,15 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   if (!role) return role.error();
   if (role->has_value()) {
     const std::string& r = **role;
-    if (r == "in") arg.role = ArgRole::in;
-    else if (r == "out") arg.role = ArgRole::out;
-    else if (r == "inout") arg.role = ArgRole::inout;
-    else return f.error_at("role", "unknown role `" + r + "`" + did_you_mean(r, kRoles) + " (roles: in, out, inout)");
+    if (r == "in")
+      arg.role = ArgRole::in;
+    else if (r == "out")
+      arg.role = ArgRole::out;
+    else if (r == "inout")
+      arg.role = ArgRole::inout;
+    else
+      return f.error_at("role", "unknown role `" + r + "`" + did_you_mean(r, kRoles) +
+                                    " (roles: in, out, inout)");
     if (!arg.is_buffer() && arg.role != ArgRole::in)
       return f.error_at("role", "a scalar (no `shape`) can only be an input");
   }
@@ -123,9 +137,12 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   auto init = f.string("init");
   if (!init) return init.error();
   if (init->has_value()) {
-    if (!arg.is_buffer()) return f.error_at("init", "only buffers (with a `shape`) are initialised");
+    if (!arg.is_buffer())
+      return f.error_at("init", "only buffers (with a `shape`) are initialised");
     if (arg.role == ArgRole::out)
-      return f.error_at("init", "an output is poisoned before each launch, not initialised; use role = \"inout\" to give it initial values");
+      return f.error_at("init",
+                        "an output is poisoned before each launch, not initialised; use role = "
+                        "\"inout\" to give it initial values");
     auto dist = parse_init(**init);
     if (!dist) return f.error_at("init", dist.error().message);
     arg.init = *dist;
@@ -135,7 +152,9 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   auto value = f.number("value");
   if (!value) return value.error();
   if (value->has_value()) {
-    if (arg.is_buffer()) return f.error_at("value", "a buffer cannot have a fixed `value`; remove `shape` to make it a scalar");
+    if (arg.is_buffer())
+      return f.error_at("value",
+                        "a buffer cannot have a fixed `value`; remove `shape` to make it a scalar");
     if (!is_floating(arg.type) && **value != std::floor(**value))
       return f.error_at("value", "an integer type needs an integer value");
     if (!is_floating(arg.type) && !fits_integer(arg.type, static_cast<std::int64_t>(**value)))
@@ -145,12 +164,16 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
 
   if (const toml::node* t = f.node("tunable")) {
     if (arg.is_buffer()) return f.error_at("tunable", "only scalar arguments can be tunable");
-    if (arg.value) return f.error_at("tunable", "a scalar is either fixed (`value`) or `tunable`, not both");
-    if (is_floating(arg.type)) return f.error_at("tunable", "tunable arguments must have an integer type");
+    if (arg.value)
+      return f.error_at("tunable", "a scalar is either fixed (`value`) or `tunable`, not both");
+    if (is_floating(arg.type))
+      return f.error_at("tunable", "tunable arguments must have an integer type");
     const toml::array* arr = t->as_array();
-    if (!arr || arr->empty()) return f.error_at("tunable", "expected a non-empty array of integers");
+    if (!arr || arr->empty())
+      return f.error_at("tunable", "expected a non-empty array of integers");
     for (const auto& item : *arr) {
-      if (!item.is_integer()) return f.error_at("tunable", "expected integers, got " + toml_type_name(item));
+      if (!item.is_integer())
+        return f.error_at("tunable", "expected integers, got " + toml_type_name(item));
       const std::int64_t v = item.as_integer()->get();
       if (!fits_integer(arg.type, v)) return f.error_at("tunable", out_of_range(v, arg.type));
       arg.tunable.push_back(v);

@@ -16,7 +16,8 @@ class Clock {
 class SteadyClock final : public Clock {
  public:
   double now_seconds() override {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
 };
 

@@ -11,7 +11,8 @@ namespace kblaster {
 namespace {
 
 const std::vector<std::string> kRootTables = {"project", "kernel"};
-const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags", "kernel_specs"};
+const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags",
+                                                 "kernel_specs"};
 
 Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
   auto text = tree.read(file);
@@ -40,7 +41,8 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
   if (arch->has_value()) {
     static const std::regex re("auto|sm_[0-9]{2,3}a?");
     if (!std::regex_match(**arch, re))
-      return f.error_at("arch", "`" + **arch + "` is not an architecture; use \"auto\" or one like \"sm_90\"");
+      return f.error_at(
+          "arch", "`" + **arch + "` is not an architecture; use \"auto\" or one like \"sm_90\"");
     project.arch = **arch;
   }
   auto flags = f.string_list("nvcc_flags");
@@ -50,8 +52,11 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
   if (!dirs) return dirs.error();
   for (const auto& d : *dirs) {
     auto p = normalize_relative(d);
-    if (!p) return f.error_at("include_dirs", "`" + d + "` must be a relative path inside the repository");
-    if (!tree.is_directory(*p)) return f.error_at("include_dirs", "directory `" + *p + "` does not exist");
+    if (!p)
+      return f.error_at("include_dirs",
+                        "`" + d + "` must be a relative path inside the repository");
+    if (!tree.is_directory(*p))
+      return f.error_at("include_dirs", "directory `" + *p + "` does not exist");
     project.include_dirs.push_back(*p);
   }
   auto globs = f.string_list("kernel_specs");
@@ -74,8 +79,9 @@ Status parse_kernels(const toml::table& root, const std::string& file, const Sou
     if (!spec) return spec.error();
     for (const auto& prior : config.kernels)
       if (prior.name == spec->name)
-        return Error::config(spec->where.str(), "kernel `" + spec->name + "` is declared twice; first at " +
-                                                    prior.where.str());
+        return Error::config(
+            spec->where.str(),
+            "kernel `" + spec->name + "` is declared twice; first at " + prior.where.str());
     config.kernels.push_back(std::move(*spec));
   }
   return Ok{};
@@ -89,7 +95,8 @@ Status check_root_tables(const toml::table& root, const std::string& file, bool 
     std::string where = file + ":" + std::to_string(key.source().begin.line) + ":" +
                         std::to_string(key.source().begin.column);
     if (name == "project")
-      return Error::config(where, "[project] belongs in kblaster.toml only; " + file + " may only declare [[kernel]] tables");
+      return Error::config(where, "[project] belongs in kblaster.toml only; " + file +
+                                      " may only declare [[kernel]] tables");
     return Error::config(where, "unknown table `" + name + "`" + did_you_mean(name, kRootTables));
   }
   return Ok{};
@@ -99,7 +106,8 @@ Status check_root_tables(const toml::table& root, const std::string& file, bool 
 
 Result<Config> load_config(const SourceTree& tree) {
   if (!tree.is_file(kConfigFile))
-    return Error::config(tree.describe(), "no kblaster.toml here; is this the kernel repository's root?");
+    return Error::config(tree.describe(),
+                         "no kblaster.toml here; is this the kernel repository's root?");
   auto root = parse_toml(tree, kConfigFile);
   if (!root) return root.error();
   KB_TRY(check_root_tables(*root, kConfigFile, true));
@@ -122,7 +130,8 @@ Result<Config> load_config(const SourceTree& tree) {
     KB_TRY(parse_kernels(*table, file, tree, config));
   }
   if (config.kernels.empty())
-    return Error::config(kConfigFile, "no kernels declared; add a [[kernel]] table (see docs/config.md)");
+    return Error::config(kConfigFile,
+                         "no kernels declared; add a [[kernel]] table (see docs/config.md)");
   return config;
 }
 

@@ -56,12 +56,18 @@ bool is_floating(DType t) {
 }
 bool fits_integer(DType t, std::int64_t v) {
   switch (t) {
-    case DType::i32: return v >= INT32_MIN && v <= INT32_MAX;
-    case DType::i16: return v >= INT16_MIN && v <= INT16_MAX;
-    case DType::i8: return v >= INT8_MIN && v <= INT8_MAX;
-    case DType::u8: return v >= 0 && v <= UINT8_MAX;
-    case DType::boolean: return v == 0 || v == 1;
-    default: return true;
+    case DType::i32:
+      return v >= INT32_MIN && v <= INT32_MAX;
+    case DType::i16:
+      return v >= INT16_MIN && v <= INT16_MAX;
+    case DType::i8:
+      return v >= INT8_MIN && v <= INT8_MAX;
+    case DType::u8:
+      return v >= 0 && v <= UINT8_MAX;
+    case DType::boolean:
+      return v == 0 || v == 1;
+    default:
+      return true;
   }
 }
 

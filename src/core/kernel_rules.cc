@@ -25,17 +25,20 @@ std::vector<std::string> integer_scalars(const KernelSpec& spec) {
 std::vector<std::string> free_scalars(const KernelSpec& spec) {
   std::vector<std::string> out;
   for (const auto& a : spec.args)
-    if (!a.is_buffer() && !is_floating(a.type) && !a.value && a.tunable.empty()) out.push_back(a.name);
+    if (!a.is_buffer() && !is_floating(a.type) && !a.value && a.tunable.empty())
+      out.push_back(a.name);
   return out;
 }
 
 // Why `name` cannot appear in a shape or flops expression, or "" if it can.
 std::string unusable_in_expr(const KernelSpec& spec, const std::string& name) {
   const ArgSpec* a = find_arg(spec, name);
-  if (!a) return "`" + name + "`, which is not an argument" + did_you_mean(name, integer_scalars(spec));
+  if (!a)
+    return "`" + name + "`, which is not an argument" + did_you_mean(name, integer_scalars(spec));
   if (a->is_buffer()) return "`" + name + "`, which is a buffer, not a scalar";
   if (is_floating(a->type))
-    return "`" + name + "`, a " + std::string(dtype_name(a->type)) + " scalar; only integer scalars can size things";
+    return "`" + name + "`, a " + std::string(dtype_name(a->type)) +
+           " scalar; only integer scalars can size things";
   return "";
 }
 
@@ -43,19 +46,21 @@ Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
   bool has_output = false;
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& a = spec.args[i];
-    const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name + "`)";
+    const std::string context =
+        f.context() + ": args[" + std::to_string(i) + "] (`" + a.name + "`)";
     has_output = has_output || (a.is_buffer() && a.is_written());
     if (!a.is_buffer() && is_floating(a.type) && !a.value)
-      return Error::config(a.where.str(), context + ": a " +
-                                              std::string(dtype_name(a.type)) + " scalar needs a fixed `value`");
+      return Error::config(a.where.str(), context + ": a " + std::string(dtype_name(a.type)) +
+                                              " scalar needs a fixed `value`");
     if (!a.is_buffer()) continue;
     for (const auto& n : a.shape->names())
       if (auto why = unusable_in_expr(spec, n); !why.empty())
-        return Error::config(a.where.str(), context + ": field `shape`: `" +
-                                                a.shape->text() + "` uses " + why);
+        return Error::config(a.where.str(),
+                             context + ": field `shape`: `" + a.shape->text() + "` uses " + why);
   }
   if (!has_output)
-    return f.error_at("args", "no argument is written: give at least one buffer role = \"out\" or \"inout\"");
+    return f.error_at(
+        "args", "no argument is written: give at least one buffer role = \"out\" or \"inout\"");
   return Ok{};
 }
 
@@ -63,11 +68,16 @@ Status parse_flops(const TomlFields& f, KernelSpec& spec) {
   const toml::node* n = f.node("flops");
   if (!n) return Ok{};
   std::string text;
-  if (n->is_integer()) text = std::to_string(n->as_integer()->get());
-  else if (n->is_string()) text = n->as_string()->get();
-  else return f.error_at("flops", "expected an integer expression, got " + toml_type_name(*n));
+  if (n->is_integer())
+    text = std::to_string(n->as_integer()->get());
+  else if (n->is_string())
+    text = n->as_string()->get();
+  else
+    return f.error_at("flops", "expected an integer expression, got " + toml_type_name(*n));
   auto expr = ShapeExpr::parse(text);
-  if (!expr) return f.error_at("flops", "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+  if (!expr)
+    return f.error_at("flops",
+                      "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
   for (const auto& name : expr->names())
     if (auto why = unusable_in_expr(spec, name); !why.empty())
       return f.error_at("flops", "`" + text + "` uses " + why);
@@ -79,12 +89,14 @@ Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
   const auto free = free_scalars(spec);
   const toml::node* n = f.node("sizes");
   if (!n) {
-    if (!free.empty()) return f.error_here("missing required field `sizes` (it must set `" + free.front() + "`)");
+    if (!free.empty())
+      return f.error_here("missing required field `sizes` (it must set `" + free.front() + "`)");
     spec.sizes = {{}};
     return Ok{};
   }
   const toml::array* arr = n->as_array();
-  if (!arr || arr->empty()) return f.error_at("sizes", "expected a non-empty array of tables like { N = 1024 }");
+  if (!arr || arr->empty())
+    return f.error_at("sizes", "expected a non-empty array of tables like { N = 1024 }");
   for (std::size_t i = 0; i < arr->size(); ++i) {
     const toml::table* t = arr->get(i)->as_table();
     std::string where = "sizes[" + std::to_string(i) + "]";
@@ -95,17 +107,20 @@ Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
       std::string name(key.str());
       if (std::find(free.begin(), free.end(), name) == free.end()) {
         const ArgSpec* a = find_arg(spec, name);
-        std::string why = !a ? "is not an argument" + did_you_mean(name, free)
-                          : a->is_buffer() ? "is a buffer"
+        std::string why = !a                    ? "is not an argument" + did_you_mean(name, free)
+                          : a->is_buffer()      ? "is a buffer"
                           : !a->tunable.empty() ? "is tunable; the search sets it"
-                          : a->value ? "has a fixed `value`" : "is not an integer scalar";
+                          : a->value            ? "has a fixed `value`"
+                                                : "is not an integer scalar";
         return entry.error_at(name, "`" + name + "` " + why);
       }
-      if (!value.is_integer()) return entry.error_at(name, "expected an integer, got " + toml_type_name(value));
+      if (!value.is_integer())
+        return entry.error_at(name, "expected an integer, got " + toml_type_name(value));
       const std::int64_t v = value.as_integer()->get();
       const DType type = find_arg(spec, name)->type;
       if (!fits_integer(type, v))
-        return entry.error_at(name, std::to_string(v) + " does not fit in " + std::string(dtype_name(type)));
+        return entry.error_at(
+            name, std::to_string(v) + " does not fit in " + std::string(dtype_name(type)));
       binding[name] = v;
     }
     for (const auto& name : free)

@@ -4,18 +4,24 @@ namespace kblaster {
 
 const char* role_name(ArgRole r) {
   switch (r) {
-    case ArgRole::in: return "in";
-    case ArgRole::out: return "out";
-    case ArgRole::inout: return "inout";
+    case ArgRole::in:
+      return "in";
+    case ArgRole::out:
+      return "out";
+    case ArgRole::inout:
+      return "inout";
   }
   return "?";
 }
 
 const char* reference_kind_name(ReferenceSpec::Kind k) {
   switch (k) {
-    case ReferenceSpec::Kind::cpu: return "cpu";
-    case ReferenceSpec::Kind::gpu: return "gpu";
-    case ReferenceSpec::Kind::base_revision: return "base_revision";
+    case ReferenceSpec::Kind::cpu:
+      return "cpu";
+    case ReferenceSpec::Kind::gpu:
+      return "gpu";
+    case ReferenceSpec::Kind::base_revision:
+      return "base_revision";
   }
   return "?";
 }

@@ -30,8 +30,8 @@ const char* role_name(ArgRole r);
 // How the harness fills an input buffer. Never zeros: they hide unwritten outputs.
 struct InitDist {
   enum class Kind { normal, uniform, randint } kind = Kind::normal;
-  double a = 0.0;  // normal: mean; uniform/randint: low (inclusive)
-  double b = 1.0;  // normal: stddev; uniform/randint: high (exclusive for randint)
+  double a = 0.0;    // normal: mean; uniform/randint: low (inclusive)
+  double b = 1.0;    // normal: stddev; uniform/randint: high (exclusive for randint)
   std::string text;  // as written, for reports
 };
 
@@ -77,11 +77,11 @@ struct KernelSpec {
   std::vector<ArgSpec> args;
   // One binding of the integer scalars per entry; the first is timed, all are verified.
   std::vector<std::map<std::string, std::int64_t>> sizes;
-  Tolerance tolerance;                 // resolved: explicit, or the loosest default of the outputs
+  Tolerance tolerance;  // resolved: explicit, or the loosest default of the outputs
   bool tolerance_is_default = true;
-  std::optional<ShapeExpr> flops;      // floating-point operations per launch, if declared
-  std::vector<MacroTunable> tunables;  // -D macros
-  bool stream = false;                 // launcher takes a trailing cudaStream_t
+  std::optional<ShapeExpr> flops;         // floating-point operations per launch, if declared
+  std::vector<MacroTunable> tunables;     // -D macros
+  bool stream = false;                    // launcher takes a trailing cudaStream_t
   std::vector<std::string> include_dirs;  // project dirs, then the kernel's own
   std::vector<std::string> nvcc_flags;    // project flags, then the kernel's own
   SourceLocation where;                   // the [[kernel]] table

@@ -10,17 +10,18 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kKernelFields = {
-    "name",  "source",    "launcher", "reference", "args",       "sizes",
-    "flops", "tolerance", "tunables", "stream",    "nvcc_flags", "include_dirs"};
+const std::vector<std::string> kKernelFields = {"name",     "source", "launcher",   "reference",
+                                                "args",     "sizes",  "flops",      "tolerance",
+                                                "tunables", "stream", "nvcc_flags", "include_dirs"};
 
 bool is_qualified_identifier(const std::string& s) {
   static const std::regex re("(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
   return std::regex_match(s, re);
 }
 
-Result<std::string> existing_path(const TomlFields& f, const std::string& key, const std::string& text,
-                                  const SourceTree& tree, bool want_directory) {
+Result<std::string> existing_path(const TomlFields& f, const std::string& key,
+                                  const std::string& text, const SourceTree& tree,
+                                  bool want_directory) {
   auto path = resolve_beside(f.file(), text);
   if (!path) return f.error_at(key, "`" + text + "` must be a relative path inside the repository");
   bool found = want_directory ? tree.is_directory(*path) : tree.is_file(*path);
@@ -39,10 +40,18 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   if (!std::regex_match(**text, m, re))
     return f.error_at("reference", "expected \"path/file.cpp:function\", got `" + **text + "`");
   ReferenceSpec ref;
-  std::string path = m[1], ext = path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
-  if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx") ref.kind = ReferenceSpec::Kind::cpu;
-  else if (ext == ".cu") ref.kind = ReferenceSpec::Kind::gpu;
-  else return f.error_at("reference", "`" + path + "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a .cu file (GPU reference)");
+  std::string path = m[1],
+              ext =
+                  path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
+  if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx")
+    ref.kind = ReferenceSpec::Kind::cpu;
+  else if (ext == ".cu")
+    ref.kind = ReferenceSpec::Kind::gpu;
+  else
+    return f.error_at(
+        "reference",
+        "`" + path +
+            "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a .cu file (GPU reference)");
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
   ref.path = *resolved;
@@ -54,17 +63,21 @@ Result<std::vector<ArgSpec>> parse_args(const TomlFields& f) {
   const toml::node* n = f.node("args");
   if (!n) return f.error_here("missing required field `args`");
   const toml::array* arr = n->as_array();
-  if (!arr || arr->empty()) return f.error_at("args", "expected a non-empty array of argument tables");
+  if (!arr || arr->empty())
+    return f.error_at("args", "expected a non-empty array of argument tables");
   std::vector<ArgSpec> args;
   for (std::size_t i = 0; i < arr->size(); ++i) {
     const toml::table* t = arr->get(i)->as_table();
-    if (!t) return f.error_at("args", "args[" + std::to_string(i) + "] must be a table like { name = \"x\", type = \"f32\" }");
+    if (!t)
+      return f.error_at("args", "args[" + std::to_string(i) +
+                                    "] must be a table like { name = \"x\", type = \"f32\" }");
     auto arg = parse_arg(*t, f.file(), f.context(), i);
     if (!arg) return arg.error();
     for (const auto& prior : args)
       if (prior.name == arg->name)
         return Error::config(arg->where.str(), f.context() + ": args[" + std::to_string(i) +
-                                                   "]: duplicate argument name `" + arg->name + "`");
+                                                   "]: duplicate argument name `" + arg->name +
+                                                   "`");
     args.push_back(std::move(*arg));
   }
   return args;
@@ -79,13 +92,19 @@ Result<std::vector<MacroTunable>> parse_tunables(const TomlFields& f) {
   static const std::regex macro("[A-Za-z_][A-Za-z0-9_]*");
   for (const auto& [key, value] : *t) {
     MacroTunable m{std::string(key.str()), {}};
-    if (!std::regex_match(m.name, macro)) return f.error_at("tunables", "`" + m.name + "` is not a macro name");
+    if (!std::regex_match(m.name, macro))
+      return f.error_at("tunables", "`" + m.name + "` is not a macro name");
     const toml::array* arr = value.as_array();
-    if (!arr || arr->empty()) return f.error_at("tunables", "`" + m.name + "` needs a non-empty array of values");
+    if (!arr || arr->empty())
+      return f.error_at("tunables", "`" + m.name + "` needs a non-empty array of values");
     for (const auto& v : *arr) {
-      if (v.is_integer()) m.values.push_back(std::to_string(v.as_integer()->get()));
-      else if (v.is_string()) m.values.push_back(v.as_string()->get());
-      else return f.error_at("tunables", "`" + m.name + "` values must be integers or strings, got " + toml_type_name(v));
+      if (v.is_integer())
+        m.values.push_back(std::to_string(v.as_integer()->get()));
+      else if (v.is_string())
+        m.values.push_back(v.as_string()->get());
+      else
+        return f.error_at("tunables", "`" + m.name + "` values must be integers or strings, got " +
+                                          toml_type_name(v));
     }
     out.push_back(std::move(m));
   }
@@ -106,8 +125,9 @@ Result<std::vector<std::string>> parse_dirs(const TomlFields& f, const SourceTre
 
 }  // namespace
 
-Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& file, std::size_t index,
-                                const ProjectConfig& project, const SourceTree& tree) {
+Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& file,
+                                std::size_t index, const ProjectConfig& project,
+                                const SourceTree& tree) {
   // Name the kernel in messages as soon as possible, even before `name` is validated.
   const toml::node* given = table.get("name");
   std::string label = given && given->is_string() ? "kernel `" + given->as_string()->get() + "`"
@@ -120,7 +140,8 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
   if (!name) return name.error();
   static const std::regex name_re("[A-Za-z0-9_.-]+");
   if (!std::regex_match(*name, name_re))
-    return unnamed.error_at("name", "`" + *name + "` may only use letters, digits, '_', '.' and '-'");
+    return unnamed.error_at("name",
+                            "`" + *name + "` may only use letters, digits, '_', '.' and '-'");
   spec.name = *name;
   TomlFields f(table, file, "kernel `" + spec.name + "`");
 
@@ -133,7 +154,8 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
   auto launcher = f.required_string("launcher");
   if (!launcher) return launcher.error();
   if (!is_qualified_identifier(*launcher))
-    return f.error_at("launcher", "`" + *launcher + "` is not a function name (e.g. `launch` or `ns::launch`)");
+    return f.error_at("launcher",
+                      "`" + *launcher + "` is not a function name (e.g. `launch` or `ns::launch`)");
   spec.launcher = *launcher;
 
   auto ref = parse_reference(f, tree);

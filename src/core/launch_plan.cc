@@ -7,13 +7,16 @@ std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
   std::map<std::string, std::int64_t> scalars = size;
   for (const auto& arg : spec.args) {
     if (arg.is_buffer() || is_floating(arg.type)) continue;
-    if (arg.value) scalars[arg.name] = static_cast<std::int64_t>(*arg.value);
-    else if (!arg.tunable.empty()) scalars[arg.name] = arg.tunable.front();
+    if (arg.value)
+      scalars[arg.name] = static_cast<std::int64_t>(*arg.value);
+    else if (!arg.tunable.empty())
+      scalars[arg.name] = arg.tunable.front();
   }
   return scalars;
 }
 
-Result<SizePlan> plan_size(const KernelSpec& spec, const std::map<std::string, std::int64_t>& size) {
+Result<SizePlan> plan_size(const KernelSpec& spec,
+                           const std::map<std::string, std::int64_t>& size) {
   SizePlan plan;
   plan.scalars = bind_scalars(spec, size);
   for (const auto& arg : spec.args) {
@@ -24,10 +27,13 @@ Result<SizePlan> plan_size(const KernelSpec& spec, const std::map<std::string, s
       return Error::config("", "shape of `" + arg.name + "` (`" + arg.shape->text() +
                                    "`) is negative: " + std::to_string(*count));
     BufferPlan buffer{arg.name, arg.type, arg.role, *count, 0};
-    if (__builtin_mul_overflow(*count, static_cast<std::int64_t>(dtype_size(arg.type)), &buffer.bytes))
+    if (__builtin_mul_overflow(*count, static_cast<std::int64_t>(dtype_size(arg.type)),
+                               &buffer.bytes))
       return Error::config("", "`" + arg.name + "` is larger than 2^63 bytes");
-    if ((arg.is_read() && __builtin_add_overflow(plan.bytes_read, buffer.bytes, &plan.bytes_read)) ||
-        (arg.is_written() && __builtin_add_overflow(plan.bytes_written, buffer.bytes, &plan.bytes_written)))
+    if ((arg.is_read() &&
+         __builtin_add_overflow(plan.bytes_read, buffer.bytes, &plan.bytes_read)) ||
+        (arg.is_written() &&
+         __builtin_add_overflow(plan.bytes_written, buffer.bytes, &plan.bytes_written)))
       return Error::config("", "the buffers total more than 2^63 bytes");
     plan.buffers.push_back(buffer);
   }
@@ -51,7 +57,9 @@ Result<KernelPlan> plan_kernel(const KernelSpec& spec) {
   KernelPlan plan{spec.name, {}};
   for (std::size_t i = 0; i < spec.sizes.size(); ++i) {
     auto size = plan_size(spec, spec.sizes[i]);
-    if (!size) return Error::config(size.error().where, "sizes[" + std::to_string(i) + "]: " + size.error().message);
+    if (!size)
+      return Error::config(size.error().where,
+                           "sizes[" + std::to_string(i) + "]: " + size.error().message);
     plan.sizes.push_back(std::move(*size));
   }
   return plan;

@@ -24,8 +24,8 @@ struct BufferPlan {
 struct SizePlan {
   std::map<std::string, std::int64_t> scalars;  // every integer scalar's value at this size
   std::vector<BufferPlan> buffers;              // in argument order
-  std::int64_t bytes_read = 0;     // each read buffer read once
-  std::int64_t bytes_written = 0;  // each written buffer written once
+  std::int64_t bytes_read = 0;                  // each read buffer read once
+  std::int64_t bytes_written = 0;               // each written buffer written once
   std::optional<std::int64_t> flops;
 
   // The roofline floor's numerator: bytes read plus bytes written.

@@ -58,9 +58,12 @@ class Parser {
     NodePtr node = *lhs;
     for (;;) {
       Node::Kind k;
-      if (eat('+')) k = Node::Kind::add;
-      else if (eat('-')) k = Node::Kind::sub;
-      else return node;
+      if (eat('+'))
+        k = Node::Kind::add;
+      else if (eat('-'))
+        k = Node::Kind::sub;
+      else
+        return node;
       auto rhs = term();
       if (!rhs) return rhs;
       node = binary(k, node, *rhs);
@@ -72,10 +75,14 @@ class Parser {
     NodePtr node = *lhs;
     for (;;) {
       Node::Kind k;
-      if (eat('*')) k = Node::Kind::mul;
-      else if (eat('/')) k = Node::Kind::div;
-      else if (eat('%')) k = Node::Kind::mod;
-      else return node;
+      if (eat('*'))
+        k = Node::Kind::mul;
+      else if (eat('/'))
+        k = Node::Kind::div;
+      else if (eat('%'))
+        k = Node::Kind::mod;
+      else
+        return node;
       auto rhs = unary();
       if (!rhs) return rhs;
       node = binary(k, node, *rhs);
@@ -126,14 +133,14 @@ class Parser {
 
 Result<std::int64_t> eval(const Node& n, const std::map<std::string, std::int64_t>& scalars,
                           const std::string& text) {
-  auto overflow = [&] {
-    return Error::config("", "`" + text + "` overflows a 64-bit integer");
-  };
+  auto overflow = [&] { return Error::config("", "`" + text + "` overflows a 64-bit integer"); };
   switch (n.kind) {
-    case Node::Kind::literal: return n.value;
+    case Node::Kind::literal:
+      return n.value;
     case Node::Kind::name: {
       auto it = scalars.find(n.name);
-      if (it == scalars.end()) return Error::config("", "unknown name `" + n.name + "` in `" + text + "`");
+      if (it == scalars.end())
+        return Error::config("", "unknown name `" + n.name + "` in `" + text + "`");
       return it->second;
     }
     case Node::Kind::neg: {
@@ -143,7 +150,8 @@ Result<std::int64_t> eval(const Node& n, const std::map<std::string, std::int64_
       if (__builtin_sub_overflow(std::int64_t{0}, *v, &r)) return overflow();
       return r;
     }
-    default: break;
+    default:
+      break;
   }
   auto l = eval(*n.lhs, scalars, text);
   if (!l) return l;
@@ -165,7 +173,8 @@ Result<std::int64_t> eval(const Node& n, const std::map<std::string, std::int64_
       if (*r == 0) return Error::config("", "division by zero in `" + text + "`");
       if (*l == INT64_MIN && *r == -1) return overflow();
       return n.kind == Node::Kind::div ? *l / *r : *l % *r;
-    default: return Error::internal("bad shape expression node");
+    default:
+      return Error::internal("bad shape expression node");
   }
 }
 

@@ -31,7 +31,8 @@ std::vector<std::string> DirectoryTree::list_files() const {
   static const std::vector<std::string> kSkipped = {".git", ".kblaster", "build", "node_modules"};
   std::vector<std::string> files;
   std::error_code ec;
-  fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied, ec), end;
+  fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied, ec),
+      end;
   for (; !ec && it != end; it.increment(ec)) {
     const auto name = it->path().filename().string();
     if (it->is_directory(ec)) {

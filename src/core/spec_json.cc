@@ -32,9 +32,10 @@ json to_json(const KernelSpec& spec) {
             {"stream", spec.stream},
             {"reference", reference},
             {"args", args},
-            {"tolerance", {{"rtol", spec.tolerance.rtol},
-                           {"atol", spec.tolerance.atol},
-                           {"default", spec.tolerance_is_default}}},
+            {"tolerance",
+             {{"rtol", spec.tolerance.rtol},
+              {"atol", spec.tolerance.atol},
+              {"default", spec.tolerance_is_default}}},
             {"tunables", tunables},
             {"include_dirs", spec.include_dirs},
             {"nvcc_flags", spec.nvcc_flags}};
@@ -45,8 +46,11 @@ json to_json(const KernelSpec& spec) {
 json to_json(const SizePlan& size) {
   json buffers = json::array();
   for (const auto& b : size.buffers)
-    buffers.push_back({{"name", b.name}, {"type", dtype_name(b.type)}, {"role", role_name(b.role)},
-                       {"elements", b.elements}, {"bytes", b.bytes}});
+    buffers.push_back({{"name", b.name},
+                       {"type", dtype_name(b.type)},
+                       {"role", role_name(b.role)},
+                       {"elements", b.elements},
+                       {"bytes", b.bytes}});
   json j = {{"scalars", size.scalars},
             {"buffers", buffers},
             {"bytes_read", size.bytes_read},

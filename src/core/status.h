@@ -41,10 +41,13 @@ struct Error {
 inline ExitCode exit_code_for(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::usage:
-    case ErrorKind::config: return ExitCode::bad_config;
-    case ErrorKind::environment: return ExitCode::missing_environment;
+    case ErrorKind::config:
+      return ExitCode::bad_config;
+    case ErrorKind::environment:
+      return ExitCode::missing_environment;
     case ErrorKind::io:
-    case ErrorKind::internal: return ExitCode::internal_error;
+    case ErrorKind::internal:
+      return ExitCode::internal_error;
   }
   return ExitCode::internal_error;
 }
@@ -53,7 +56,7 @@ inline ExitCode exit_code_for(ErrorKind kind) {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : state_(std::move(value)) {}      // NOLINT: implicit by design
   Result(Error error) : state_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(state_); }
@@ -78,8 +81,8 @@ using Status = Result<Ok>;
 }  // namespace kblaster
 
 // Returns early from the enclosing function with the error of `expr` if it failed.
-#define KB_TRY(expr)                            \
-  do {                                          \
-    auto kb_try_result_ = (expr);               \
+#define KB_TRY(expr)                                         \
+  do {                                                       \
+    auto kb_try_result_ = (expr);                            \
     if (!kb_try_result_.ok()) return kb_try_result_.error(); \
   } while (0)

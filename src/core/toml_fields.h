@@ -28,7 +28,7 @@ class TomlFields {
   Result<std::string> required_string(const std::string& key) const;
   Result<std::optional<std::string>> string(const std::string& key) const;
   Result<std::optional<bool>> boolean(const std::string& key) const;
-  Result<std::optional<double>> number(const std::string& key) const;  // integer or float
+  Result<std::optional<double>> number(const std::string& key) const;          // integer or float
   Result<std::vector<std::string>> string_list(const std::string& key) const;  // absent -> {}
 
   // An error located at `key`'s value (or at the table when `key` is absent).

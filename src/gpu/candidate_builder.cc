@@ -158,7 +158,8 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   CompileJob job{
       work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines, key.flags};
   for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
-  KB_TRY(write_file(job.source, generate_shim_of_kind(request.shim, spec, (root / spec.source).string())));
+  KB_TRY(write_file(job.source,
+                    generate_shim_of_kind(request.shim, spec, (root / spec.source).string())));
 
   auto compiled = compiler_.compile(job);
   if (!compiled) return compiled.error();

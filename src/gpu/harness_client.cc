@@ -17,11 +17,27 @@ CheckVerdict parse_verdict(const nlohmann::json& j) {
 
 const char* init_kind(InitDist::Kind k) {
   switch (k) {
-    case InitDist::Kind::normal: return "normal";
-    case InitDist::Kind::uniform: return "uniform";
-    case InitDist::Kind::randint: return "randint";
+    case InitDist::Kind::normal:
+      return "normal";
+    case InitDist::Kind::uniform:
+      return "uniform";
+    case InitDist::Kind::randint:
+      return "randint";
   }
   return "normal";
+}
+
+// Runs `parse` over an answer; an answer without the fields it needs, or with
+// fields of the wrong type, is an Error naming the op (json throws; we do not).
+template <class Parse>
+auto parsed(const char* op, const nlohmann::json& answer, Parse parse)
+    -> Result<decltype(parse(answer))> {
+  try {
+    return parse(answer);
+  } catch (const nlohmann::json::exception& e) {
+    return Error::io(std::string("kblaster-harness answered `") + op +
+                     "` without the fields it must have: " + e.what());
+  }
 }
 
 }  // namespace
@@ -31,7 +47,8 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
   nlohmann::json args = nlohmann::json::array();
   std::size_t buffer = 0;
   for (const auto& a : spec.args) {
-    nlohmann::json j = {{"name", a.name}, {"type", dtype_name(a.type)}, {"to_reference", a.tunable.empty()}};
+    nlohmann::json j = {
+        {"name", a.name}, {"type", dtype_name(a.type)}, {"to_reference", a.tunable.empty()}};
     if (a.is_buffer()) {
       j["role"] = role_name(a.role);
       j["elements"] = size.buffers.at(buffer++).elements;
@@ -55,9 +72,12 @@ Result<nlohmann::json> HarnessClient::call(nlohmann::json request, double timeou
 Result<HarnessDevice> HarnessClient::hello() {
   auto r = call({{"op", "hello"}}, timeouts_.control_s);
   if (!r) return r.error();
-  const auto& d = r->at("device");
-  return HarnessDevice{d.value("name", ""), d.value("cc", ""), d.value("sm_count", 0),
-                       d.value("l2_bytes", std::int64_t{0}), d.value("memory_bytes", std::int64_t{0})};
+  return parsed("hello", *r, [](const nlohmann::json& a) {
+    const auto& d = a.at("device");
+    return HarnessDevice{d.value("name", ""), d.value("cc", ""), d.value("sm_count", 0),
+                         d.value("l2_bytes", std::int64_t{0}),
+                         d.value("memory_bytes", std::int64_t{0})};
+  });
 }
 
 Status HarnessClient::load(const std::vector<std::string>& candidates,
@@ -79,23 +99,30 @@ Status HarnessClient::setup(const nlohmann::json& args) {
 
 Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std::uint64_t>& seeds,
                                            const Tolerance& tolerance, const Against& against) {
-  auto r = call({{"op", "verify"}, {"candidate", candidate}, {"seeds", seeds},
-                 {"tolerance", tolerance_json(tolerance)}, {"against", against_json(against)}},
+  auto r = call({{"op", "verify"},
+                 {"candidate", candidate},
+                 {"seeds", seeds},
+                 {"tolerance", tolerance_json(tolerance)},
+                 {"against", against_json(against)}},
                 timeouts_.launch_s);
   if (!r) {
     if (runner_.last_failure() == HarnessFailure::timeout)
       return CheckVerdict{false, "timeout",
-                          "no answer within " + std::to_string(static_cast<int>(timeouts_.launch_s)) +
+                          "no answer within " +
+                              std::to_string(static_cast<int>(timeouts_.launch_s)) +
                               " s: the kernel never finished, so the harness was killed",
                           nlohmann::json::object()};
     if (runner_.last_failure() == HarnessFailure::crashed)
-      return CheckVerdict{false, "crashed", "the harness died running the candidate: " + r.error().message,
+      return CheckVerdict{false, "crashed",
+                          "the harness died running the candidate: " + r.error().message,
                           nlohmann::json::object()};
     return r.error();
   }
-  CheckVerdict verdict = parse_verdict(r->at("verdict"));
+  auto verdict =
+      parsed("verify", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
   // A fault leaves the harness's CUDA context unusable: start afresh next time.
-  if (verdict.detail.value("context_lost", false)) runner_.restart();
+  if (verdict && verdict->detail.is_object() && verdict->detail.value("context_lost", false))
+    runner_.restart();
   return verdict;
 }
 
@@ -109,23 +136,36 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) 
 Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order) {
   auto r = call({{"op", "sample"}, {"order", order}}, timeouts_.launch_s);
   if (!r) return r.error();
-  std::vector<TimingSample> samples;
-  for (const auto& s : r->at("samples"))
-    samples.push_back({s.value("candidate", 0), s.value("gpu_s", 0.0), s.value("sm_mhz", 0.0)});
+  auto samples = parsed("sample", *r, [](const nlohmann::json& a) {
+    std::vector<TimingSample> out;
+    for (const auto& s : a.at("samples"))
+      out.push_back({s.at("candidate").get<int>(), s.at("gpu_s").get<double>(), s.value("sm_mhz", 0.0)});
+    return out;
+  });
+  if (samples && samples->size() != order.size())
+    return Error::io("kblaster-harness answered `sample` with " + std::to_string(samples->size()) +
+                     " samples for " + std::to_string(order.size()) + " launches");
   return samples;
 }
 
 Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tolerance) {
-  auto r = call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
-                timeouts_.launch_s);
+  auto r =
+      call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
+           timeouts_.launch_s);
   if (!r) return r.error();
-  return parse_verdict(r->at("verdict"));
+  return parsed("recheck", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }
 
 Result<double> HarnessClient::peak_bandwidth() {
   auto r = call({{"op", "peak_bandwidth"}}, timeouts_.control_s);
   if (!r) return r.error();
-  return r->value("bytes_per_s", 0.0);
+  return parsed("peak_bandwidth", *r, [](const nlohmann::json& a) { return a.at("bytes_per_s").get<double>(); });
+}
+
+Result<double> HarnessClient::peak_fp32() {
+  auto r = call({{"op", "peak_fp32"}}, timeouts_.control_s);
+  if (!r) return r.error();
+  return parsed("peak_fp32", *r, [](const nlohmann::json& a) { return a.at("flops_per_s").get<double>(); });
 }
 
 }  // namespace kblaster

@@ -79,6 +79,7 @@ class HarnessClient {
   Result<std::vector<TimingSample>> sample(const std::vector<int>& order);
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
   Result<double> peak_bandwidth();  // bytes per second
+  Result<double> peak_fp32();       // FP32 FLOP per second (FMA = 2)
 
  private:
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);

@@ -60,7 +60,8 @@ std::string generate_cpu_reference_shim(const KernelSpec& spec, const std::strin
   return s;
 }
 
-std::string generate_shim_of_kind(ShimKind kind, const KernelSpec& spec, const std::string& source_path) {
+std::string generate_shim_of_kind(ShimKind kind, const KernelSpec& spec,
+                                  const std::string& source_path) {
   return kind == ShimKind::cpu_reference ? generate_cpu_reference_shim(spec, source_path)
                                          : generate_shim(spec, source_path);
 }

@@ -41,4 +41,26 @@ std::vector<double> kept_samples(std::span<const double> samples,
   return out;
 }
 
+bool ThrottleGate::admit(double clock_mhz) {
+  if (!is_known(clock_mhz)) return true;  // unknown: keep
+  if (lower_.empty() || clock_mhz <= lower_.top()) lower_.push(clock_mhz);
+  else upper_.push(clock_mhz);
+  if (lower_.size() > upper_.size() + 1) {
+    upper_.push(lower_.top());
+    lower_.pop();
+  } else if (upper_.size() > lower_.size()) {
+    lower_.push(upper_.top());
+    upper_.pop();
+  }
+  const bool keep = clock_mhz >= criteria_.threshold * median_mhz();
+  if (!keep) ++dropped_;
+  return keep;
+}
+
+double ThrottleGate::median_mhz() const {
+  if (lower_.empty()) return 0.0;
+  if (lower_.size() > upper_.size()) return lower_.top();
+  return 0.5 * (lower_.top() + upper_.top());
+}
+
 }  // namespace kblaster

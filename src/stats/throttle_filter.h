@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <queue>
 #include <span>
 #include <vector>
 
@@ -29,5 +31,25 @@ ThrottleSelection select_unthrottled(std::span<const double> clocks_mhz,
 // (an index past its end is skipped).
 std::vector<double> kept_samples(std::span<const double> samples,
                                  const ThrottleSelection& selection);
+
+// The online form, for sampling loops that must decide as samples arrive (so
+// that the samples which decide when to stop are the ones reported). A sample
+// is admitted unless its clock is known and below threshold × the median of
+// every known clock seen so far, its own included. O(log n) per sample.
+class ThrottleGate {
+ public:
+  explicit ThrottleGate(ThrottleCriteria criteria = {}) : criteria_(criteria) {}
+  // Records `clock_mhz` and says whether to keep its sample.
+  bool admit(double clock_mhz);
+  std::size_t dropped() const { return dropped_; }
+  // Median of the known clocks so far; 0 if none.
+  double median_mhz() const;
+
+ private:
+  ThrottleCriteria criteria_;
+  std::priority_queue<double> lower_;                                       // max-heap
+  std::priority_queue<double, std::vector<double>, std::greater<>> upper_;  // min-heap
+  std::size_t dropped_ = 0;
+};
 
 }  // namespace kblaster

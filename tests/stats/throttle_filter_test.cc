@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -60,6 +63,32 @@ TEST(ThrottleFilter, RemovesTheBiasOfThrottledSamplesFromTheMedian) {
   ASSERT_EQ(kept.size(), 550u);
   EXPECT_NEAR(summarize(kept).mean, 1e-3, 1e-3 * 0.002);
   EXPECT_GT(summarize(times).mean, 1e-3 * 1.15) << "unfiltered, throttling biases the run";
+}
+
+TEST(ThrottleGate, AdmitsAtTheClockAndDropsSamplesUnderTheRunningMedian) {
+  ThrottleGate gate;
+  EXPECT_TRUE(gate.admit(1980));
+  EXPECT_TRUE(gate.admit(1980));
+  EXPECT_TRUE(gate.admit(1965));  // within 5 % of the median
+  EXPECT_FALSE(gate.admit(1400));  // throttled
+  EXPECT_TRUE(gate.admit(0.0));    // unknown: kept, not counted in the median
+  EXPECT_TRUE(gate.admit(1980));
+  EXPECT_EQ(gate.dropped(), 1u);
+  EXPECT_DOUBLE_EQ(gate.median_mhz(), 1980.0);
+}
+
+TEST(ThrottleGate, MedianFollowsManyClocksExactly) {
+  ThrottleGate gate({0.0});  // admit everything known; check only the running median
+  std::vector<double> seen;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> clock(1000, 2000);
+  for (int i = 0; i < 501; ++i) {
+    const double c = clock(rng);
+    gate.admit(c);
+    seen.push_back(c);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_DOUBLE_EQ(gate.median_mhz(), seen[250]);
 }
 
 }  // namespace

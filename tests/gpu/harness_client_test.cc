@@ -1,0 +1,262 @@
+#include "gpu/harness_client.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli/fake_harness_runner.h"
+#include "core/config_loader.h"
+#include "core/launch_plan.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using testing::FakeHarnessRunner;
+using testing::harness_verdict;
+
+// A kernel with every kind of argument: buffers of each role with explicit and
+// default inits, a fixed float scalar, free and fixed integer scalars, and a
+// launcher-argument tunable.
+constexpr const char* kConfig = R"TOML([[kernel]]
+name = "mix"
+source = "k/mix.cu"
+launcher = "mix"
+reference = "k/mix_ref.cpp:mix_ref"
+args = [
+  { name = "y", type = "f32", shape = "N*C", role = "inout", init = "uniform(-1,1)" },
+  { name = "x", type = "f16", shape = "N", init = "normal(2,0.5)" },
+  { name = "idx", type = "i32", shape = "C", init = "randint(0,7)" },
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "alpha", type = "f32", value = 0.5 },
+  { name = "N", type = "i32" },
+  { name = "C", type = "i64" },
+  { name = "block", type = "i32", tunable = [256, 128, 512] },
+  { name = "K", type = "i32", value = 3 },
+]
+sizes = [ { N = 1024, C = 8 }, { N = 7, C = 3 } ]
+)TOML";
+
+class HarnessClientArgs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir.write("k/mix.cu", "void mix() {}\n");
+    dir.write("k/mix_ref.cpp", "void mix_ref() {}\n");
+    dir.write("kblaster.toml", kConfig);
+    auto loaded = load_config(DirectoryTree(dir.path()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    config = std::move(*loaded);
+    auto planned = plan_kernel(config.kernels.at(0));
+    ASSERT_TRUE(planned.ok()) << planned.error().describe();
+    plan = std::move(*planned);
+  }
+  const KernelSpec& spec() const { return config.kernels.at(0); }
+
+  testing::TempDir dir;
+  Config config;
+  KernelPlan plan;
+};
+
+json buffer(const char* name, const char* type, const char* role, std::int64_t elements,
+            const char* kind, double a, double b) {
+  return {{"name", name}, {"type", type},         {"to_reference", true},
+          {"role", role}, {"elements", elements}, {"init", {{"kind", kind}, {"a", a}, {"b", b}}}};
+}
+json scalar(const char* name, const char* type, json value, bool to_reference = true) {
+  return {{"name", name}, {"type", type}, {"to_reference", to_reference}, {"value", value}};
+}
+
+TEST_F(HarnessClientArgs, DescribesEveryArgumentAtTheSize) {
+  const json expected = {
+      buffer("y", "f32", "inout", 1024 * 8, "uniform", -1, 1),
+      buffer("x", "f16", "in", 1024, "normal", 2, 0.5),
+      buffer("idx", "i32", "in", 8, "randint", 0, 7),
+      buffer("out", "f32", "out", 1024, "normal", 0, 1),
+      scalar("alpha", "f32", 0.5),
+      scalar("N", "i32", 1024),
+      scalar("C", "i64", 8),
+      scalar("block", "i32", 256, /*to_reference=*/false),
+      scalar("K", "i32", 3),
+  };
+  const json args = harness_args(spec(), plan.sizes[0]);
+  EXPECT_EQ(args, expected) << args.dump(1);
+  EXPECT_TRUE(args[4]["value"].is_number_float()) << "a float scalar keeps its fractional value";
+  EXPECT_TRUE(args[5]["value"].is_number_integer());
+}
+
+TEST_F(HarnessClientArgs, FollowsTheSizeForElementsAndIntegerScalars) {
+  const json args = harness_args(spec(), plan.sizes[1]);
+  EXPECT_EQ(args[0]["elements"], 21);
+  EXPECT_EQ(args[1]["elements"], 7);
+  EXPECT_EQ(args[2]["elements"], 3);
+  EXPECT_EQ(args[3]["elements"], 7);
+  EXPECT_EQ(args[5]["value"], 7);
+  EXPECT_EQ(args[6]["value"], 3);
+  EXPECT_EQ(args[7]["value"], 256);
+}
+
+TEST_F(HarnessClientArgs, AnOverrideReplacesTheTunablesDefault) {
+  const json args = harness_args(spec(), plan.sizes[0], {{"block", 128}});
+  EXPECT_EQ(args[7], scalar("block", "i32", 128, /*to_reference=*/false));
+  EXPECT_EQ(args[5]["value"], 1024) << "other scalars are untouched";
+}
+
+class HarnessClientTest : public ::testing::Test {
+ protected:
+  FakeHarnessRunner runner;
+  HarnessClient client{runner, HarnessTimeouts{5.0, 7.0}};
+  const Tolerance tolerance{1e-4, 1e-5};
+};
+
+TEST_F(HarnessClientTest, VerifySendsTheProtocolRequestAndParsesTheVerdict) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "wrong_result", "out[17]: got 3, expected 2",
+                                            {{"seed", 12}, {"index", 17}})}};
+  });
+  auto verdict = client.verify(0, {11, 12, 13}, tolerance, Against{});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  ASSERT_EQ(runner.requests.size(), 1u);
+  const json expected = {{"op", "verify"},
+                         {"candidate", 0},
+                         {"seeds", {11, 12, 13}},
+                         {"tolerance", {{"rtol", 1e-4}, {"atol", 1e-5}}},
+                         {"against", "reference"}};
+  EXPECT_EQ(runner.requests[0], expected) << runner.requests[0].dump();
+  EXPECT_EQ(runner.timeouts[0], 7.0) << "verify runs under the launch timeout";
+  EXPECT_FALSE(verdict->passed);
+  EXPECT_EQ(verdict->reason, "wrong_result");
+  EXPECT_EQ(verdict->message, "out[17]: got 3, expected 2");
+  EXPECT_EQ(verdict->detail, (json{{"seed", 12}, {"index", 17}}));
+  EXPECT_EQ(runner.restarts, 0);
+}
+
+TEST_F(HarnessClientTest, VerifyAgainstAnotherCandidateNamesIt) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(true, "passed")}};
+  });
+  auto verdict = client.verify(0, {1}, tolerance, Against{1});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_TRUE(verdict->passed);
+  EXPECT_EQ(runner.requests.at(0)["against"], (json{{"candidate", 1}}));
+}
+
+TEST_F(HarnessClientTest, AVerifyTimeoutIsAVerdictNotAnError) {
+  runner.fail_next("verify", HarnessFailure::timeout, "harness request 'verify': no answer in 7 s");
+  auto verdict = client.verify(0, {1}, tolerance, Against{});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_FALSE(verdict->passed);
+  EXPECT_EQ(verdict->reason, "timeout");
+  EXPECT_NE(verdict->message.find("7 s"), std::string::npos) << verdict->message;
+}
+
+TEST_F(HarnessClientTest, AVerifyCrashIsAVerdictNotAnError) {
+  runner.fail_next("verify", HarnessFailure::crashed, "harness exited with signal 11");
+  auto verdict = client.verify(0, {1}, tolerance, Against{});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_FALSE(verdict->passed);
+  EXPECT_EQ(verdict->reason, "crashed");
+  EXPECT_NE(verdict->message.find("signal 11"), std::string::npos) << verdict->message;
+}
+
+TEST_F(HarnessClientTest, ARefusedVerifyStaysAnErrorWithTheHarnessMessage) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return Error::io("harness refused 'verify': no candidates loaded");
+  });
+  auto verdict = client.verify(0, {1}, tolerance, Against{});
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(verdict.error().message, "harness refused 'verify': no candidates loaded");
+  EXPECT_EQ(runner.last_failure(), HarnessFailure::refused);
+}
+
+TEST_F(HarnessClientTest, ALostContextRestartsTheHarness) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "launch_error", "illegal address",
+                                            {{"context_lost", true}})}};
+  });
+  auto verdict = client.verify(0, {1}, tolerance, Against{});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_EQ(verdict->reason, "launch_error");
+  EXPECT_EQ(runner.restarts, 1);
+  EXPECT_EQ(runner.generation(), 1u);
+  ASSERT_TRUE(client.setup(json::array()).ok());
+  EXPECT_EQ(runner.generation(), 2u) << "the next call reaches a fresh harness";
+}
+
+TEST_F(HarnessClientTest, AFailedVerdictWithItsContextIntactDoesNotRestart) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "launch_error", "invalid argument",
+                                            {{"context_lost", false}})}};
+  });
+  ASSERT_TRUE(client.verify(0, {1}, tolerance, Against{}).ok());
+  EXPECT_EQ(runner.restarts, 0);
+}
+
+TEST_F(HarnessClientTest, SampleSendsTheOrderAndParsesSamplesInOrder) {
+  runner.on("sample", [](const json&) -> Result<json> {
+    return json{{"samples",
+                 {{{"candidate", 0}, {"gpu_s", 1e-5}, {"sm_mhz", 1980}},
+                  {{"candidate", 1}, {"gpu_s", 2e-5}, {"sm_mhz", 1975}},
+                  {{"candidate", 1}, {"gpu_s", 3e-5}, {"sm_mhz", 1500}},
+                  {{"candidate", 0}, {"gpu_s", 4e-5}, {"sm_mhz", 1990}}}}};
+  });
+  auto samples = client.sample({0, 1, 1, 0});
+  ASSERT_TRUE(samples.ok()) << samples.error().message;
+  EXPECT_EQ(runner.requests.at(0), (json{{"op", "sample"}, {"order", {0, 1, 1, 0}}}));
+  EXPECT_EQ(runner.timeouts.at(0), 7.0);
+  ASSERT_EQ(samples->size(), 4u);
+  const int candidates[] = {0, 1, 1, 0};
+  const double seconds[] = {1e-5, 2e-5, 3e-5, 4e-5};
+  const double clocks[] = {1980, 1975, 1500, 1990};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ((*samples)[i].candidate, candidates[i]) << i;
+    EXPECT_DOUBLE_EQ((*samples)[i].gpu_seconds, seconds[i]) << i;
+    EXPECT_DOUBLE_EQ((*samples)[i].sm_mhz, clocks[i]) << i;
+  }
+}
+
+// An "ok": true answer that lacks the field the op promises ("samples",
+// "verdict", "device") is an Error, not a nlohmann::json exception.
+template <class Call>
+void expect_error_not_exception(const char* what, Call call) {
+  try {
+    EXPECT_FALSE(call().ok()) << what;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << " threw: " << e.what();
+  }
+}
+
+TEST_F(HarnessClientTest, AnAnswerWithoutItsFieldIsAnErrorNotAnException) {
+  runner.otherwise([](const json&) -> Result<json> { return json{{"ok", true}}; });
+  expect_error_not_exception("sample", [&] { return client.sample({0, 1}); });
+  expect_error_not_exception("verify", [&] { return client.verify(0, {1}, tolerance, Against{}); });
+  expect_error_not_exception("recheck", [&] { return client.recheck(0, tolerance); });
+  expect_error_not_exception("hello", [&] { return client.hello(); });
+}
+
+TEST_F(HarnessClientTest, FewerSamplesThanLaunchesIsAnError) {
+  runner.on("sample", [](const json&) -> Result<json> {
+    return json{{"samples", json::array({{{"candidate", 0}, {"gpu_s", 1e-5}, {"sm_mhz", 1980.0}}})}};
+  });
+  auto r = client.sample({0, 1});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, ::testing::HasSubstr("1 samples for 2 launches"));
+}
+
+TEST_F(HarnessClientTest, RecheckAndBenchPrepareSendTheirFields) {
+  runner.on("recheck", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "output_cached", "same bytes as launch 3")}};
+  });
+  ASSERT_TRUE(client.bench_prepare(77, Against{1}).ok());
+  auto verdict = client.recheck(1, tolerance);
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_EQ(runner.requests.at(0),
+            (json{{"op", "bench_prepare"}, {"seed", 77}, {"against", {{"candidate", 1}}}}));
+  EXPECT_EQ(
+      runner.requests.at(1),
+      (json{{"op", "recheck"}, {"candidate", 1}, {"tolerance", {{"rtol", 1e-4}, {"atol", 1e-5}}}}));
+  EXPECT_EQ(verdict->reason, "output_cached");
+  EXPECT_FALSE(verdict->passed);
+}
+
+}  // namespace
+}  // namespace kblaster
