@@ -85,9 +85,10 @@ LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
         },
         while_held, hold);
   } catch (const HarnessFailure& failure) {
-    // A fault inside the launch leaves the context unusable (a sticky error).
-    if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
-      sticky_error_ = failure.what();
+    // A fault inside the launch leaves the context unusable (a sticky error):
+    // once the failed call's own error is cleared, a sync still reports it.
+    cudaGetLastError();
+    if (cudaDeviceSynchronize() != cudaSuccess) sticky_error_ = failure.what();
     throw;
   }
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "device_memory.h"
 #include "launch_rig.h"
 #include "loaded_object.h"
 #include "output_check.h"
@@ -19,9 +20,11 @@ namespace kblaster::harness {
 class Harness {
  public:
   // Two poisons: an element that holds the first after one launch and the second
-  // after another was written by neither. 0xFF is NaN for every float type.
+  // after another was written by neither. Both are NaN or huge for every float
+  // type (0xFF: NaN; 0x7F: NaN for f16, ~3.4e38 for f32/bf16, ~1.4e306 for f64),
+  // so a poison left in place can never pass as a small expected value.
   static constexpr unsigned char kPoisonA = 0xFF;
-  static constexpr unsigned char kPoisonB = 0xA5;
+  static constexpr unsigned char kPoisonB = 0x7F;
 
   nlohmann::json hello();
   nlohmann::json load(const nlohmann::json& request);
@@ -60,6 +63,9 @@ class Harness {
   std::optional<Reference> reference_;
   std::unique_ptr<Workload> workload_;
   std::optional<OutputSnapshot> bench_expected_;
+  // Per candidate: a device copy of its outputs after its last timed launch.
+  std::vector<std::vector<DeviceBuffer>> last_timed_;
+  std::vector<bool> has_last_timed_;
   std::string sticky_error_;
 };
 

@@ -26,6 +26,10 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   Workload& w = workload();
   w.fill_inputs(request.at("seed").get<std::uint64_t>(), rig_->stream());
   bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")));
+  last_timed_.clear();
+  for (std::size_t i = 0; i < candidates_.size(); ++i)
+    last_timed_.push_back(w.allocate_output_copies());
+  has_last_timed_.assign(candidates_.size(), false);
   return nlohmann::json::object();
 }
 
@@ -35,14 +39,20 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
   nlohmann::json samples = nlohmann::json::array();
   for (const auto& index : request.at("order")) {
     EntryFn entry = candidate(index);
-    // Outputs are not poisoned between samples: the kernel's work is what is timed.
-    LaunchTiming t =
-        rig_->launch(entry, w.candidate_args(), [&](cudaStream_t s) { w.restore_inputs(s); });
+    // Outputs are poisoned before every sample (alternating poisons, outside
+    // the timed interval), and a copy of each candidate's outputs after its
+    // last sample is kept for `recheck`: a candidate that skips its work while
+    // timed leaves poison there.
+    const unsigned char poison = samples.size() % 2 == 0 ? kPoisonA : kPoisonB;
+    LaunchTiming t = launch(entry, w.candidate_args(), poison);
     if (t.hold_expired || t.entry_status != 0)
       throw HarnessFailure("candidate " + index.dump() + " failed while timing: " +
                            (t.hold_expired
                                 ? std::string("the launcher waited for the GPU")
                                 : cudaGetErrorName(static_cast<cudaError_t>(t.entry_status))));
+    const auto c = index.get<std::size_t>();
+    w.copy_outputs(last_timed_.at(c), rig_->stream());
+    has_last_timed_.at(c) = true;
     samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});
   }
   return {{"samples", samples}};
@@ -50,14 +60,13 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
 
 nlohmann::json Harness::recheck(const nlohmann::json& request) {
   if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `recheck`");
-  EntryFn entry = candidate(request.at("candidate"));
-  LaunchTiming t = launch(entry, workload().candidate_args(), kPoisonA);
-  Verdict v;
-  if (t.entry_status != 0 || t.hold_expired)
-    v = Verdict::failure("launch_error", "the launch after timing failed");
-  else
-    v = compare_outputs(outputs(), workload().read_outputs(rig_->stream()), *bench_expected_,
-                        parse_tolerance(request.at("tolerance")));
+  const auto c = request.at("candidate").get<std::size_t>();
+  candidate(request.at("candidate"));  // checks the index
+  if (!has_last_timed_.at(c))
+    throw HarnessFailure("candidate " + std::to_string(c) + " has no timed launch to recheck");
+  const OutputSnapshot last = Workload::read_copies(last_timed_.at(c), rig_->stream());
+  const Verdict v =
+      compare_outputs(outputs(), last, *bench_expected_, parse_tolerance(request.at("tolerance")));
   return {{"verdict", v.to_json()}};
 }
 

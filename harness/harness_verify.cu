@@ -38,21 +38,27 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
       !v.passed)
     return v;
 
-  // Launch 1: while the stream is held, nothing may have touched the outputs.
+  // Launch 1, held. While S is held nothing may touch the outputs; and a copy
+  // of the outputs queued on S after the launcher's work must equal the outputs
+  // once the whole device is idle. Either difference means work outside S
+  // (launched on another stream, or made to wait on an event recorded on S).
   bool escaped = false;
+  std::vector<DeviceBuffer> on_stream = w.allocate_output_copies();
   LaunchTiming first = launch(entry, w.candidate_args(), kPoisonA, [&] {
+    w.copy_outputs(on_stream, rig_->stream());
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     escaped = w.read_outputs(rig_->side()) != untouched;
   });
   KBH_CUDA(cudaDeviceSynchronize());  // also waits for work that escaped the stream
   if (first.hold_expired) return launch_failure(first);
-  if (escaped)
+  const OutputSnapshot after_first = w.read_outputs(rig_->stream());
+  if (escaped || Workload::read_copies(on_stream, rig_->stream()) != after_first)
     return Verdict::failure(
         "work_outside_stream",
-        "outputs changed while kblaster held the launch stream: the launcher "
-        "ran work on a stream of its own, which events on its stream cannot time");
+        "the outputs changed while kblaster held the launch stream, or after the work on that "
+        "stream had finished: the launcher ran work on a stream of its own, which events on its "
+        "stream cannot time");
   if (Verdict v = launch_failure(first); !v.passed) return v;
-  const OutputSnapshot after_first = w.read_outputs(rig_->stream());
   if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
     return v;
 
@@ -61,12 +67,16 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   KBH_CUDA(cudaDeviceSynchronize());
   if (Verdict v = launch_failure(second); !v.passed) return v;
   const OutputSnapshot after_second = w.read_outputs(rig_->stream());
+  if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
+    return v;
   if (Verdict v = find_unwritten(outputs(), after_first, after_second, kPoisonA, kPoisonB);
       !v.passed)
     return v;
 
-  Verdict v = compare_outputs(outputs(), after_second, expected, tolerance);
-  if (!v.passed && !previous.empty() && after_second == previous)
+  // Both launches must be right: a candidate may not compute only on some calls.
+  Verdict v = compare_outputs(outputs(), after_first, expected, tolerance);
+  if (v.passed) v = compare_outputs(outputs(), after_second, expected, tolerance);
+  if (!v.passed && !previous.empty() && (after_first == previous || after_second == previous))
     v = Verdict::failure("output_cached",
                          "the output equals, byte for byte, the output of the previous launch on "
                          "other inputs: the candidate returns a cached result (" +
@@ -82,6 +92,7 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
   const nlohmann::json against = request.value("against", nlohmann::json("reference"));
   OutputSnapshot previous;
   double max_abs = 0.0, max_rel = 0.0;
+  if (request.at("seeds").empty()) throw HarnessFailure("verify: no seeds given");
   for (const auto& s : request.at("seeds")) {
     const auto seed = s.get<std::uint64_t>();
     Verdict v;

@@ -1,3 +1,6 @@
+#include <chrono>
+#include <thread>
+
 #include "cuda_check.h"
 #include "launch_rig.h"
 
@@ -7,6 +10,7 @@ namespace {
 struct Control {
   volatile int release;
   volatile int expired;
+  volatile int started;
   double sm_mhz;
 };
 
@@ -19,6 +23,8 @@ __device__ unsigned long long global_ns() {
 // Spins until the host sets `release`, or gives up after `limit_ns` (a launcher
 // that synchronises the device would otherwise wait for this kernel forever).
 __global__ void hold_kernel(Control* c, unsigned long long limit_ns) {
+  c->started = 1;
+  __threadfence_system();
   const unsigned long long t0 = global_ns();
   while (!c->release) {
     if (global_ns() - t0 > limit_ns) {
@@ -41,6 +47,32 @@ __global__ void clock_kernel(Control* c) {
 }
 
 constexpr unsigned long long kHoldLimitNs = 2'000'000'000ull;
+constexpr double kHoldStartLimitSeconds = 60.0;
+
+// Releases a held stream however the launch ends, so a launcher that throws
+// cannot leave the hold kernel spinning into the next launch.
+class HoldRelease {
+ public:
+  explicit HoldRelease(Control* c) : c_(c) {}
+  ~HoldRelease() { c_->release = 1; }
+  HoldRelease(const HoldRelease&) = delete;  // releases exactly once
+  HoldRelease& operator=(const HoldRelease&) = delete;
+
+ private:
+  Control* c_;
+};
+
+// Waits until the hold kernel runs, so that everything queued before it
+// (restores, poisons, the L2 flush) has finished before the launcher is called.
+void wait_for_hold(const Control* c) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!c->started) {
+    if (std::chrono::steady_clock::now() - start >
+        std::chrono::duration<double>(kHoldStartLimitSeconds))
+      throw HarnessFailure("the hold kernel did not start within 60 s");
+    std::this_thread::yield();
+  }
+}
 
 }  // namespace
 
@@ -54,13 +86,16 @@ LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
   cudaStream_t s = launch_.get();
   host->release = 0;
   host->expired = 0;
+  host->started = 0;
   host->sm_mhz = 0.0;
+  HoldRelease release(host);
   if (prepare) prepare(s);
   KBH_CUDA(
       cudaMemsetAsync(flush_.get(), static_cast<int>(++flush_round_ & 0xFF), flush_.bytes(), s));
   if (hold == Hold::yes) {
     hold_kernel<<<1, 1, 0, s>>>(device, kHoldLimitNs);
     KBH_CUDA(cudaGetLastError());
+    wait_for_hold(host);
   }
   clock_kernel<<<1, 1, 0, s>>>(device);
   KBH_CUDA(cudaGetLastError());

@@ -11,7 +11,10 @@ LoadedObject::LoadedObject(const std::string& path, const char* symbol) : path_(
   if (!handle) throw HarnessFailure("cannot load `" + path + "`: " + dlerror());
   dlerror();
   symbol_ = dlsym(handle, symbol);
-  if (!symbol_) throw HarnessFailure("`" + path + "` does not export " + symbol);
+  if (!symbol_) {
+    dlclose(handle);  // nothing of it ran yet, so unloading is safe
+    throw HarnessFailure("`" + path + "` does not export " + symbol);
+  }
 }
 
 }  // namespace kblaster::harness

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace kblaster::harness {
 
@@ -20,14 +21,24 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
       const double g = element_to_double(a.type, got[b].data(), i);
       const double r = element_to_double(a.type, expected[b].data(), i);
       std::string reason;
-      if (std::isfinite(r) && !std::isfinite(g)) {
+      const std::size_t size = element_size(a.type);
+      if (!is_floating(a.type)) {
+        // Integers compare exactly as integers (a double cannot hold every i64).
+        const bool exact = tol.atol == 0.0 && tol.rtol == 0.0;
+        const bool same = std::memcmp(&got[b][i * size], &expected[b][i * size], size) == 0;
+        const double err = std::fabs(g - r);
+        max_abs = std::max(max_abs, err);
+        if (exact ? !same : err > tol.atol + tol.rtol * std::fabs(r)) reason = "wrong_result";
+      } else if (std::isfinite(r) && !std::isfinite(g)) {
         reason = "nonfinite";
       } else if (!std::isfinite(r)) {
         if (!(std::isnan(r) ? std::isnan(g) : g == r)) reason = "wrong_result";
       } else {
         const double err = std::fabs(g - r);
         max_abs = std::max(max_abs, err);
-        if (r != 0.0) max_rel = std::max(max_rel, err / std::fabs(r));
+        // Relative error only against normal numbers: a subnormal would make it infinite.
+        if (std::fabs(r) >= std::numeric_limits<double>::min())
+          max_rel = std::max(max_rel, err / std::fabs(r));
         if (err > tol.atol + tol.rtol * std::fabs(r)) reason = "wrong_result";
       }
       if (reason.empty()) continue;

@@ -17,6 +17,8 @@ Role parse_role(const std::string& r) {
 Distribution parse_init(const nlohmann::json& j) {
   Distribution d;
   const std::string kind = j.value("kind", "normal");
+  if (kind != "normal" && kind != "uniform" && kind != "randint")
+    throw HarnessFailure("setup: unknown init kind `" + kind + "`");
   d.kind = kind == "uniform"   ? Distribution::Kind::uniform
            : kind == "randint" ? Distribution::Kind::randint
                                : Distribution::Kind::normal;
@@ -29,23 +31,25 @@ Distribution parse_init(const nlohmann::json& j) {
 
 std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
   std::vector<ArgDesc> out;
-  for (const auto& j : args) {
-    ArgDesc a;
-    a.name = j.at("name").get<std::string>();
-    auto type = parse_element_type(j.at("type").get<std::string>());
-    if (!type) throw HarnessFailure("setup: argument `" + a.name + "` has an unknown type");
-    a.type = *type;
-    a.is_buffer = j.contains("elements");
-    if (a.is_buffer) {
-      a.elements = j.at("elements").get<std::size_t>();
-      a.role = parse_role(j.value("role", "in"));
-      if (j.contains("init")) a.init = parse_init(j.at("init"));
-    } else {
-      a.value = j.at("value").get<double>();
+  for (const auto& j : args) try {
+      ArgDesc a;
+      a.name = j.at("name").get<std::string>();
+      auto type = parse_element_type(j.at("type").get<std::string>());
+      if (!type) throw HarnessFailure("setup: argument `" + a.name + "` has an unknown type");
+      a.type = *type;
+      a.is_buffer = j.contains("elements");
+      if (a.is_buffer) {
+        a.elements = j.at("elements").get<std::size_t>();
+        a.role = parse_role(j.value("role", "in"));
+        if (j.contains("init")) a.init = parse_init(j.at("init"));
+      } else {
+        a.value = j.at("value").get<double>();
+      }
+      a.to_reference = j.value("to_reference", true);
+      out.push_back(std::move(a));
+    } catch (const nlohmann::json::exception& e) {
+      throw HarnessFailure("setup: args[" + std::to_string(out.size()) + "]: " + e.what());
     }
-    a.to_reference = j.value("to_reference", true);
-    out.push_back(std::move(a));
-  }
   return out;
 }
 
@@ -117,6 +121,35 @@ OutputSnapshot Workload::read_outputs(cudaStream_t stream) const {
     if (args_[i].elements > 0)
       KBH_CUDA(cudaMemcpyAsync(out.back().data(), slots_[i].device.get(), args_[i].bytes(),
                                cudaMemcpyDeviceToHost, stream));
+  }
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  return out;
+}
+
+std::vector<DeviceBuffer> Workload::allocate_output_copies() const {
+  std::vector<DeviceBuffer> copies;
+  for (const auto& a : args_)
+    if (a.is_output()) copies.emplace_back(a.bytes());
+  return copies;
+}
+
+void Workload::copy_outputs(std::vector<DeviceBuffer>& copies, cudaStream_t stream) const {
+  for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_output()) continue;
+    if (args_[i].elements > 0)
+      KBH_CUDA(cudaMemcpyAsync(copies.at(k).get(), slots_[i].device.get(), args_[i].bytes(),
+                               cudaMemcpyDeviceToDevice, stream));
+    ++k;
+  }
+}
+
+OutputSnapshot Workload::read_copies(const std::vector<DeviceBuffer>& copies, cudaStream_t stream) {
+  OutputSnapshot out;
+  for (const auto& c : copies) {
+    out.emplace_back(c.bytes());
+    if (c.bytes() > 0)
+      KBH_CUDA(
+          cudaMemcpyAsync(out.back().data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost, stream));
   }
   KBH_CUDA(cudaStreamSynchronize(stream));
   return out;

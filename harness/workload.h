@@ -58,6 +58,14 @@ class Workload {
   // Copies of the device buffers (outputs / inputs), synchronising `stream`.
   OutputSnapshot read_outputs(cudaStream_t stream) const;
   OutputSnapshot read_inputs(cudaStream_t stream) const;
+  // Device buffers shaped like the outputs, for copies taken while a stream is
+  // held (allocating then could synchronise the device, so it happens before).
+  std::vector<DeviceBuffer> allocate_output_copies() const;
+  // Enqueues device-to-device copies of the outputs into `copies` on `stream`.
+  void copy_outputs(std::vector<DeviceBuffer>& copies, cudaStream_t stream) const;
+  // Host bytes of such copies, synchronising `stream`.
+  static OutputSnapshot read_copies(const std::vector<DeviceBuffer>& copies, cudaStream_t stream);
+
   // The host copies of the role=in buffers made by fill_inputs, in argument order.
   OutputSnapshot host_inputs() const;
   // What the outputs hold before a launch: `poison` for role=out, the inputs for inout.

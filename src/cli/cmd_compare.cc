@@ -23,17 +23,30 @@ struct CompareOptions {
   int repeat = 1;
 };
 
-// Both candidates are called with one argument list, so their specs must agree on it.
-Status check_same_arguments(const KernelSpec& a, const KernelSpec& b) {
-  bool same = a.args.size() == b.args.size() && a.stream == b.stream;
-  for (std::size_t i = 0; same && i < a.args.size(); ++i)
-    same = a.args[i].name == b.args[i].name && a.args[i].type == b.args[i].type &&
-           a.args[i].role == b.args[i].role && a.args[i].is_buffer() == b.args[i].is_buffer() &&
-           (!a.args[i].is_buffer() || a.args[i].shape->text() == b.args[i].shape->text());
+// Both candidates are verified and timed on one argument list, so their specs
+// must agree on everything that shapes it: arguments, sizes and tolerance.
+Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {
+  bool same = a.args.size() == b.args.size() && a.stream == b.stream && a.sizes == b.sizes &&
+              a.tolerance.rtol == b.tolerance.rtol && a.tolerance.atol == b.tolerance.atol;
+  for (std::size_t i = 0; same && i < a.args.size(); ++i) {
+    const ArgSpec& x = a.args[i];
+    const ArgSpec& y = b.args[i];
+    same = x.name == y.name && x.type == y.type && x.role == y.role &&
+           x.is_buffer() == y.is_buffer() &&
+           (!x.is_buffer() || x.shape->text() == y.shape->text()) && x.value == y.value &&
+           x.tunable == y.tunable;
+  }
   if (!same)
     return Error::usage("kernels `" + a.name + "` and `" + b.name +
-                        "` declare different arguments, so they cannot be compared on one input");
+                        "` declare different arguments, sizes or tolerances, so they cannot be "
+                        "compared on one input");
   return Ok{};
+}
+
+const KernelSpec* find_kernel(const LoadedRepo& repo, const std::string& name) {
+  for (const auto& k : repo.config.kernels)
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 Result<ExitCode> run_compare(CompareOptions options, Session& session) {
@@ -43,13 +56,14 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   if (!options.b.empty() && options.b != options.a) options.common.kernels.push_back(options.b);
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
-  const KernelSpec& spec_a = *repo->selected.front();
-  KernelSpec spec_b = options.b.empty() || options.b == options.a ? spec_a : *repo->selected.back();
+  // By name: `selected` is in config order, which need not be A then B.
+  const KernelSpec& spec_a = *find_kernel(*repo, options.a);
+  KernelSpec spec_b = options.b.empty() ? spec_a : *find_kernel(*repo, options.b);
   if (!options.b_source.empty()) {
     spec_b.name = spec_a.name + "@" + options.b_source;
     spec_b.source = options.b_source;
   }
-  KB_TRY(check_same_arguments(spec_a, spec_b));
+  KB_TRY(check_same_workload(spec_a, spec_b));
   repo->selected = {&spec_a, &spec_b};
 
   const DeviceInfo device = session.device.probe();
@@ -81,15 +95,22 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   nlohmann::json runs = nlohmann::json::array();
   std::map<std::string, int> tally;
   bool slower = false;
+  int rejected = 0;
   for (int i = 0; i < options.repeat; ++i) {
     auto r = compare_once(*gpu->client, spec_a, options.compare, session.clock);
     if (!r) return r.error();
     const std::string verdict = verdict_name(r->comparison.verdict);
-    ++tally[verdict];
-    slower = slower || r->comparison.verdict == Verdict::slower;
-    session.progress << "[" << i + 1 << "/" << options.repeat << "] " << r->comparison.reason
-                     << (r->recheck_a.passed && r->recheck_b.passed ? "" : "  (RECHECK FAILED)")
-                     << "\n";
+    if (!r->rejected.empty()) {
+      ++rejected;
+      ++tally["REJECTED"];
+      session.progress << "[" << i + 1 << "/" << options.repeat << "] REJECTED: " << r->rejected
+                       << "\n";
+    } else {
+      ++tally[verdict];
+      slower = slower || r->comparison.verdict == Verdict::slower;
+      session.progress << "[" << i + 1 << "/" << options.repeat << "] " << r->comparison.reason
+                       << "\n";
+    }
     runs.push_back(to_json(*r));
   }
   std::string summary;
@@ -106,7 +127,7 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
                                   {"tally", tally}}
                        .dump(2)
                 << "\n";
-  return slower ? ExitCode::found_problem : ExitCode::ok;
+  return slower || rejected > 0 ? ExitCode::found_problem : ExitCode::ok;
 }
 
 }  // namespace

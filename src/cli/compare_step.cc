@@ -9,8 +9,12 @@ namespace kblaster {
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock) {
   KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
+  AbResult result;
   auto warmup = harness.sample({0, 1, 0, 1});
-  if (!warmup) return warmup.error();
+  if (!warmup) {
+    result.rejected = "a candidate failed while timed: " + warmup.error().message;
+    return result;
+  }
 
   // Pairs where either launch ran at a throttled clock are dropped as they
   // arrive, so the pairs that decide when to stop are the ones the verdict uses.
@@ -18,7 +22,6 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   const double start = clock.now_seconds();
   AbSampler sampler(flags.criteria, flags.budget);
   bool a_leads = true;
-  AbResult result;
   while (!sampler.done(clock.now_seconds() - start)) {
     std::vector<int> order;
     for (std::size_t i = 0, n = std::max<std::size_t>(1, sampler.pairs_to_checkpoint()); i < n;
@@ -28,14 +31,18 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
     }
     a_leads = !a_leads;  // so neither candidate always runs first in its pair
     auto samples = harness.sample(order);
-    if (!samples) return samples.error();
+    if (!samples) {
+      result.rejected = "a candidate failed while timed: " + samples.error().message;
+      return result;
+    }
     for (std::size_t i = 0; i + 1 < samples->size(); i += 2) {
       const TimingSample& x = (*samples)[i];
       const TimingSample& y = (*samples)[i + 1];
       const TimingSample& sa = x.candidate == 0 ? x : y;
       const TimingSample& sb = x.candidate == 0 ? y : x;
       ++result.pairs;
-      if (gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
+      if (gate.admit(std::min(sa.sm_mhz, sb.sm_mhz)))
+        sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
     }
   }
   result.end = sampler.state(clock.now_seconds() - start);
@@ -48,6 +55,11 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   if (!rb) return rb.error();
   result.recheck_a = *ra;
   result.recheck_b = *rb;
+  for (const auto& [name, check] :
+       {std::pair{"A", &result.recheck_a}, std::pair{"B", &result.recheck_b}})
+    if (!check->passed && result.rejected.empty())
+      result.rejected = std::string(name) + "'s last timed output is wrong (" + check->reason +
+                        ": " + check->message + ")";
   return result;
 }
 
@@ -62,7 +74,9 @@ nlohmann::json to_json(const AbResult& r) {
           {"throttled_pairs", r.throttled_pairs},
           {"ended", ab_state_name(r.end)},
           {"reason", c.reason},
-          {"recheck", {{"a", r.recheck_a.passed}, {"b", r.recheck_b.passed}}}};
+          {"recheck", {{"a", r.recheck_a.passed}, {"b", r.recheck_b.passed}}},
+          {"trusted", r.rejected.empty()},
+          {"rejected", r.rejected}};
 }
 
 }  // namespace kblaster

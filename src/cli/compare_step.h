@@ -23,10 +23,15 @@ struct AbResult {
   std::size_t pairs = 0;
   std::size_t throttled_pairs = 0;
   AbState end = AbState::sampling;
-  CheckVerdict recheck_a, recheck_b;  // outputs after timing, on this run's inputs
+  CheckVerdict recheck_a, recheck_b;  // each candidate's last timed output, on this run's inputs
+  // Why the verdict cannot be trusted (a candidate failed while timed, or its
+  // last timed output was wrong); empty if it can.
+  std::string rejected;
 };
 
 // Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size.
+// Errors are harness failures before timing starts; a candidate failing while
+// timed, or a failed recheck, is `rejected`.
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock);
 

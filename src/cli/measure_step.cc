@@ -52,10 +52,14 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   m.min_bytes = timed.min_bytes();
   m.flops = timed.flops;
   KB_TRY(harness.setup(harness_args(spec, timed)));
-  KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
+  m.seed = std::random_device{}() | 1u;
+  KB_TRY(harness.bench_prepare(m.seed, Against{}));
 
   auto warmup = harness.sample(std::vector<int>(kWarmupLaunches, candidate));
-  if (!warmup) return warmup.error();
+  if (!warmup) {
+    m.rejected = "the candidate failed while timed: " + warmup.error().message;
+    return m;
+  }
   double estimate = warmup->back().gpu_seconds;
 
   // Throttled samples are dropped as they arrive, so the samples that decide
@@ -67,7 +71,11 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
     const int batch =
         std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate, 1e-7)), 1, 512);
     auto samples = harness.sample(std::vector<int>(batch, candidate));
-    if (!samples) return samples.error();
+    if (!samples) {
+      // The candidate failed while timed: a finding about it, not about kblaster.
+      m.rejected = "the candidate failed while timed: " + samples.error().message;
+      return m;
+    }
     for (const auto& s : *samples) {
       if (!gate.admit(s.sm_mhz)) continue;
       rule.add(s.gpu_seconds);
@@ -85,8 +93,8 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   if (!recheck) return recheck.error();
   m.recheck = *recheck;
   if (!m.recheck.passed)
-    m.rejected = "the output of the launch after timing is wrong (" + m.recheck.reason + ": " +
-                 m.recheck.message + ")";
+    m.rejected = "the output of its last timed launch is wrong (" + m.recheck.reason + ": " +
+                 m.recheck.message + "; inputs from seed " + std::to_string(m.seed) + ")";
   if (ceilings.dram_bytes_per_s > 0) {
     m.floor_seconds = m.min_bytes / ceilings.dram_bytes_per_s;
     if (m.rejected.empty() && m.summary.median < kFloorSlack * m.floor_seconds)
@@ -125,6 +133,7 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
 
 nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
   nlohmann::json j = {{"size", m.size},
+                      {"seed", m.seed},
                       {"median_s", m.summary.median},
                       {"q1_s", m.summary.q1},
                       {"q3_s", m.summary.q3},

@@ -33,6 +33,7 @@ struct Ceilings {
 
 struct Measurement {
   std::string size;             // the timed size, "n=16777216"
+  std::uint64_t seed = 0;       // of the inputs timed and rechecked
   std::vector<double> samples;  // kept samples, seconds, in order taken
   std::size_t throttled = 0;    // samples dropped for a low SM clock
   Summary summary;              // of the kept samples
@@ -49,7 +50,8 @@ struct Measurement {
 
 // Times candidate `candidate` of the loaded objects, which the caller has
 // verified. `harness` must already hold the objects (load). Errors are harness
-// failures; a failed recheck or an implausible time is `rejected`.
+// failures before timing starts; a candidate that fails while timed, a failed
+// recheck of its last timed output, or an implausible time is `rejected`.
 Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,
                             const BenchFlags& flags, const Ceilings& ceilings, Clock& clock);
 

@@ -17,8 +17,8 @@ std::string scientific(double v) {
 
 std::string verdict_line(const CheckVerdict& v) {
   if (v.passed)
-    return "passed (max abs error " + scientific(v.detail.value("max_abs_error", 0.0)) +
-           ", max rel error " + scientific(v.detail.value("max_rel_error", 0.0)) + ")";
+    return "passed (max abs error " + scientific(v.number("max_abs_error")) + ", max rel error " +
+           scientific(v.number("max_rel_error")) + ")";
   std::string line = "FAILED " + v.reason + ": " + v.message;
   if (v.detail.contains("seed")) line += " [seed " + v.detail["seed"].dump() + "]";
   return line;
@@ -30,8 +30,12 @@ KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
   KernelVerification kv;
   kv.spec = b.spec;
   const KernelSpec& spec = *b.spec;
-  if (!b.ok()) {
+  if (!b.result.ok()) {
     kv.skip_reason = "it did not build";
+    return kv;
+  }
+  if (b.reference && !b.reference->ok()) {
+    kv.skip_reason = "its reference did not build";
     return kv;
   }
   if (spec.reference.kind == ReferenceSpec::Kind::base_revision) {
@@ -72,8 +76,8 @@ KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
 }  // namespace
 
 void add_verify_flags(CLI::App& app, VerifyFlags& flags) {
-  app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3)")
-      ->check(CLI::Range(1, 1000));
+  app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3, at least 3)")
+      ->check(CLI::Range(3, 1000));
   app.add_option("--seed", flags.seed_base, "First seed (default: drawn at random and printed)");
   app.add_option("--timeout", flags.timeout_s,
                  "Seconds one size may take before the kernel counts as hung (default 60)");

@@ -147,6 +147,11 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     if (!dist) return f.error_at("init", dist.error().message);
     arg.init = *dist;
     KB_TRY(check_init_type(f, arg.init, arg.type));
+    if (!is_floating(arg.type) &&
+        (!fits_integer(arg.type, static_cast<std::int64_t>(arg.init.a)) ||
+         !fits_integer(arg.type, static_cast<std::int64_t>(arg.init.b) - 1)))
+      return f.error_at("init", "`" + arg.init.text + "` draws values that do not fit in " +
+                                    std::string(dtype_name(arg.type)));
   }
 
   auto value = f.number("value");

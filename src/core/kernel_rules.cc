@@ -36,6 +36,8 @@ std::string unusable_in_expr(const KernelSpec& spec, const std::string& name) {
   if (!a)
     return "`" + name + "`, which is not an argument" + did_you_mean(name, integer_scalars(spec));
   if (a->is_buffer()) return "`" + name + "`, which is a buffer, not a scalar";
+  if (!a->tunable.empty())
+    return "`" + name + "`, which is tunable; sizes cannot depend on what the search sets";
   if (is_floating(a->type))
     return "`" + name + "`, a " + std::string(dtype_name(a->type)) +
            " scalar; only integer scalars can size things";

@@ -11,7 +11,7 @@ nlohmann::json against_json(const Against& against) {
 nlohmann::json tolerance_json(const Tolerance& t) { return {{"rtol", t.rtol}, {"atol", t.atol}}; }
 
 CheckVerdict parse_verdict(const nlohmann::json& j) {
-  return {j.value("passed", false), j.value("reason", "unknown"), j.value("message", ""),
+  return {j.at("passed").get<bool>(), j.value("reason", "unknown"), j.value("message", ""),
           j.value("detail", nlohmann::json::object())};
 }
 
@@ -121,7 +121,8 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
   auto verdict =
       parsed("verify", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
   // A fault leaves the harness's CUDA context unusable: start afresh next time.
-  if (verdict && verdict->detail.is_object() && verdict->detail.value("context_lost", false))
+  if (verdict && verdict->detail.is_object() && verdict->detail.contains("context_lost") &&
+      verdict->detail["context_lost"] == true)
     runner_.restart();
   return verdict;
 }
@@ -135,11 +136,16 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) 
 
 Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order) {
   auto r = call({{"op", "sample"}, {"order", order}}, timeouts_.launch_s);
-  if (!r) return r.error();
+  if (!r) {
+    // A candidate that fails while timed may have faulted the harness's context.
+    runner_.restart();
+    return r.error();
+  }
   auto samples = parsed("sample", *r, [](const nlohmann::json& a) {
     std::vector<TimingSample> out;
     for (const auto& s : a.at("samples"))
-      out.push_back({s.at("candidate").get<int>(), s.at("gpu_s").get<double>(), s.value("sm_mhz", 0.0)});
+      out.push_back(
+          {s.at("candidate").get<int>(), s.at("gpu_s").get<double>(), s.value("sm_mhz", 0.0)});
     return out;
   });
   if (samples && samples->size() != order.size())
@@ -153,19 +159,22 @@ Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tole
       call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
            timeouts_.launch_s);
   if (!r) return r.error();
-  return parsed("recheck", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
+  return parsed("recheck", *r,
+                [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }
 
 Result<double> HarnessClient::peak_bandwidth() {
   auto r = call({{"op", "peak_bandwidth"}}, timeouts_.control_s);
   if (!r) return r.error();
-  return parsed("peak_bandwidth", *r, [](const nlohmann::json& a) { return a.at("bytes_per_s").get<double>(); });
+  return parsed("peak_bandwidth", *r,
+                [](const nlohmann::json& a) { return a.at("bytes_per_s").get<double>(); });
 }
 
 Result<double> HarnessClient::peak_fp32() {
   auto r = call({{"op", "peak_fp32"}}, timeouts_.control_s);
   if (!r) return r.error();
-  return parsed("peak_fp32", *r, [](const nlohmann::json& a) { return a.at("flops_per_s").get<double>(); });
+  return parsed("peak_fp32", *r,
+                [](const nlohmann::json& a) { return a.at("flops_per_s").get<double>(); });
 }
 
 }  // namespace kblaster

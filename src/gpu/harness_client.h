@@ -31,6 +31,12 @@ struct CheckVerdict {
   std::string reason;
   std::string message;
   nlohmann::json detail;
+
+  // detail[key] if it is a number, else `fallback` (JSON carries NaN and Inf as null).
+  double number(const char* key, double fallback = 0.0) const {
+    if (!detail.is_object() || !detail.contains(key) || !detail[key].is_number()) return fallback;
+    return detail[key].get<double>();
+  }
 };
 
 struct TimingSample {
@@ -76,6 +82,8 @@ class HarnessClient {
   Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
                               const Tolerance& tolerance, const Against& against);
   Status bench_prepare(std::uint64_t seed, const Against& against);
+  // One sample per entry of `order`. A failure restarts the harness (a candidate
+  // that fails while timed may have left its CUDA context unusable).
   Result<std::vector<TimingSample>> sample(const std::vector<int>& order);
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
   Result<double> peak_bandwidth();  // bytes per second

@@ -109,7 +109,10 @@ std::string generate_shim(const KernelSpec& spec, const std::string& source_path
   if (!spec.stream) s += "  (void)kblaster_stream;\n";
   if (spec.args.empty()) s += "  (void)kblaster_args;\n";
   s += "  (void)cudaGetLastError();  // an error left from an earlier call is not ours\n";
-  s += "  return kblaster_run([&] {\n    return " + call_expression(spec) + ";\n  });\n}\n";
+  s += "  try {\n";
+  s += "    return kblaster_run([&] {\n      return " + call_expression(spec) + ";\n    });\n";
+  s += "  } catch (...) {  // a C++ exception must not cross into the harness\n";
+  s += "    return static_cast<int>(cudaErrorUnknown);\n  }\n}\n";
   return s;
 }
 

@@ -43,8 +43,10 @@ std::vector<double> kept_samples(std::span<const double> samples,
 
 bool ThrottleGate::admit(double clock_mhz) {
   if (!is_known(clock_mhz)) return true;  // unknown: keep
-  if (lower_.empty() || clock_mhz <= lower_.top()) lower_.push(clock_mhz);
-  else upper_.push(clock_mhz);
+  if (lower_.empty() || clock_mhz <= lower_.top())
+    lower_.push(clock_mhz);
+  else
+    upper_.push(clock_mhz);
   if (lower_.size() > upper_.size() + 1) {
     upper_.push(lower_.top());
     lower_.pop();
