@@ -1,7 +1,16 @@
-// `kblaster plan [REPO]`: the kernels and their resolved specs. Needs no GPU.
+// `kblaster plan [REPO]`: the kernels and their resolved specs; with --base and
+// --head (or --event), the kernels that revision range hits and why. Needs no GPU.
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cli/change_report.h"
 #include "cli/commands.h"
+#include "cli/revision_flags.h"
+#include "git/repo.h"
+#include "git/revision_range.h"
 #include "cli/plan_text.h"
 #include "cli/repository.h"
 #include "core/spec_json.h"
@@ -11,9 +20,49 @@ namespace {
 
 struct PlanOptions {
   CommonOptions common;
+  RevisionFlags revisions;
 };
 
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<std::string> environment(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+// `plan --base … --head …`: the kernels the range hits, from git objects alone.
+Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRange& requested, Session& session) {
+  auto git = GitRepo::open(options.common.repo);
+  if (!git) return git.error();
+  if (!requested.base) {
+    // A push that created its branch: there is nothing to compare against.
+    auto head = (*git)->resolve(requested.head);
+    if (!head) return head.error();
+    session.out << "no base revision (from " << requested.source
+                << "): the push created its branch, so every kernel at " << head->short_hex()
+                << " is new\n";
+    return ExitCode::ok;
+  }
+  auto range = resolve_range(**git, *requested.base, requested.head,
+                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+  if (!range) return range.error();
+  auto plan = plan_change(**git, *range);
+  if (!plan) return plan.error();
+  if (options.common.json) session.out << to_json(*plan, requested.source).dump(2) << "\n";
+  else print_change_plan(session.out, *plan, requested.source);
+  return ExitCode::ok;
+}
+
 Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
+  auto requested = requested_range(options.revisions, environment, read_text_file);
+  if (!requested) return requested.error();
+  if (*requested) return run_change_plan(options, **requested, session);
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
   nlohmann::json kernels = nlohmann::json::array();
@@ -51,6 +100,7 @@ Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
 CommandAction setup_plan(CLI::App& app) {
   auto options = std::make_shared<PlanOptions>();
   add_common_options(app, options->common);
+  add_revision_flags(app, options->revisions);
   return [options](Session& session) { return run_plan(*options, session); };
 }
 

@@ -1,0 +1,39 @@
+#include "git/change_plan.h"
+
+#include "core/config_loader.h"
+
+namespace kblaster {
+namespace {
+
+SourceReader reader_of(const SourceTree& tree) {
+  return [&tree](const std::string& path) { return tree.read(path); };
+}
+
+}  // namespace
+
+Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
+  auto head_tree = repo.tree_at(range.head);
+  if (!head_tree) return head_tree.error();
+  auto base_tree = repo.tree_at(range.base);
+  if (!base_tree) return base_tree.error();
+  auto paths = repo.changed_paths(range.base, range.head);
+  if (!paths) return paths.error();
+
+  auto head_config = load_config(**head_tree);
+  if (!head_config) {
+    Error e = head_config.error();
+    e.message += " (at head revision " + range.head.short_hex() + ")";
+    return e;
+  }
+  ChangePlan plan{range, std::move(*head_config), std::nullopt, std::move(*paths), {}};
+  auto base_config = load_config(**base_tree);
+  if (base_config) plan.base_config = std::move(*base_config);
+
+  RevisionFiles base{plan.base_config ? &*plan.base_config : nullptr, reader_of(**base_tree)};
+  RevisionFiles head{&plan.head_config, reader_of(**head_tree)};
+  plan.changes = compute_change_set(base, head, plan.paths);
+  if (!base_config) plan.changes.base_config_error = base_config.error();
+  return plan;
+}
+
+}  // namespace kblaster

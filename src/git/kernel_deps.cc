@@ -1,0 +1,41 @@
+#include "git/kernel_deps.h"
+
+namespace kblaster {
+
+DependencyScanner::DependencyScanner(SourceReader read) : read_(std::move(read)) {
+  cached_ = [this](const std::string& path) -> std::optional<std::string> {
+    auto it = texts_.find(path);
+    if (it == texts_.end()) it = texts_.emplace(path, read_(path)).first;
+    return it->second;
+  };
+}
+
+const std::vector<std::string>& DependencyScanner::includes(
+    const std::string& file, const std::vector<std::string>& include_dirs) {
+  auto key = std::make_pair(file, include_dirs);
+  auto it = closures_.find(key);
+  if (it == closures_.end())
+    it = closures_.emplace(std::move(key), scan_includes(file, include_dirs, cached_)).first;
+  return it->second;
+}
+
+std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
+                                                   const std::set<std::string>& changed) {
+  std::vector<DependencyHit> found;
+  if (changed.empty()) return found;
+  std::vector<std::string> roots = {kernel.source};
+  if (kernel.reference.kind != ReferenceSpec::Kind::base_revision && !kernel.reference.path.empty())
+    roots.push_back(kernel.reference.path);
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (changed.count(roots[i]))
+      found.push_back(
+          {i == 0 ? DependencyHit::Via::source : DependencyHit::Via::reference, roots[i]});
+  std::set<std::string> seen(roots.begin(), roots.end());
+  for (const auto& root : roots)
+    for (const auto& file : includes(root, kernel.include_dirs))
+      if (changed.count(file) && seen.insert(file).second)
+        found.push_back({DependencyHit::Via::include, file});
+  return found;
+}
+
+}  // namespace kblaster

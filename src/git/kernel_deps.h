@@ -1,0 +1,48 @@
+// The files a kernel depends on at one revision: its source, its reference
+// file, and every repository file either includes, transitively, honouring the
+// kernel's include_dirs. Pure: files are read through a reader.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/include_scan.h"
+#include "core/kernel_spec.h"
+
+namespace kblaster {
+
+// One changed file a kernel depends on, and how.
+struct DependencyHit {
+  enum class Via { source, reference, include };
+  Via via = Via::source;
+  std::string path;
+};
+
+// Answers dependency questions for the kernels of one revision. Each file is
+// read at most once and each include closure computed once per include_dirs, so
+// kernels that share headers or a reference share the work. Not thread-safe.
+class DependencyScanner {
+ public:
+  explicit DependencyScanner(SourceReader read);
+  DependencyScanner(const DependencyScanner&) = delete;  // the cached reader captures `this`
+  DependencyScanner& operator=(const DependencyScanner&) = delete;
+
+  // The files in `changed` that `kernel` depends on, source first, then reference, then includes.
+  std::vector<DependencyHit> hits(const KernelSpec& kernel, const std::set<std::string>& changed);
+
+ private:
+  const std::vector<std::string>& includes(const std::string& file,
+                                           const std::vector<std::string>& include_dirs);
+
+  SourceReader read_;
+  SourceReader cached_;  // read_, memoised in texts_
+  std::unordered_map<std::string, std::optional<std::string>> texts_;
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<std::string>> closures_;
+};
+
+}  // namespace kblaster

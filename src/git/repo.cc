@@ -1,0 +1,88 @@
+#include "git/repo.h"
+
+#include "git/commit_tree.h"
+#include "git/git_tree.h"
+#include "git/libgit2.h"
+
+namespace kblaster {
+namespace fs = std::filesystem;
+namespace {
+
+// `path`, relative to the work tree of `repo`; "" at its root.
+Result<std::string> prefix_in(git_repository* repo, const fs::path& path) {
+  const char* workdir = git_repository_workdir(repo);
+  if (!workdir) return std::string();  // bare: the kernel repository is the tree's root
+  std::error_code ec;
+  auto root = fs::canonical(workdir, ec);
+  auto here = ec ? fs::path() : fs::canonical(path, ec);
+  if (ec) return Error::io("cannot resolve " + path.string() + ": " + ec.message());
+  auto relative = here.lexically_relative(root).generic_string();
+  return relative == "." ? std::string() : relative;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GitRepo>> GitRepo::open(const fs::path& kernel_repo) {
+  KB_TRY(ensure_libgit2());
+  RepositoryPtr owner;
+  const int rc = git_repository_open_ext(out(owner), kernel_repo.c_str(), 0, nullptr);
+  if (rc == GIT_ENOTFOUND) {
+    git_error_clear();
+    return Error::usage(kernel_repo.string() +
+                        " is not inside a git repository; comparing revisions needs one");
+  }
+  if (rc == GIT_EOWNER) {
+    auto why = git_last_message();
+    git_error_clear();
+    return Error::environment(why + "; trust it with `git config --global --add safe.directory " +
+                              kernel_repo.string() + "`");
+  }
+  if (rc < 0) return git_call_error("git_repository_open_ext", rc, __FILE__, __LINE__);
+  std::shared_ptr<git_repository> repo(owner.release(), git_repository_free);
+  auto prefix = prefix_in(repo.get(), kernel_repo);
+  if (!prefix) return prefix.error();
+  return std::unique_ptr<GitRepo>(new GitRepo(std::move(repo), std::move(*prefix)));
+}
+
+Result<CommitId> GitRepo::resolve(const std::string& rev) const {
+  ObjectPtr object;
+  const int rc = git_revparse_single(out(object), repo_.get(), rev.c_str());
+  if (is_missing_object(repo_.get(), rc))
+    return missing_from_clone(repo_.get(), "revision `" + rev + "`", "not found");
+  if (rc == GIT_EAMBIGUOUS || rc == GIT_EINVALIDSPEC) {
+    auto why = git_last_message();
+    git_error_clear();
+    return Error::usage("revision `" + rev + "` cannot be resolved: " + why);
+  }
+  if (rc < 0) return git_call_error("git_revparse_single", rc, __FILE__, __LINE__);
+  ObjectPtr commit;
+  if (git_object_peel(out(commit), object.get(), GIT_OBJECT_COMMIT) < 0) {
+    git_error_clear();
+    return Error::usage("revision `" + rev + "` does not name a commit");
+  }
+  return CommitId{oid_hex(*git_object_id(commit.get()))};
+}
+
+Result<CommitId> GitRepo::merge_base(const CommitId& a, const CommitId& b) const {
+  auto oa = parse_commit_id(a);
+  if (!oa) return oa.error();
+  auto ob = parse_commit_id(b);
+  if (!ob) return ob.error();
+  git_oid base;
+  const int rc = git_merge_base(&base, repo_.get(), &*oa, &*ob);
+  if (is_missing_object(repo_.get(), rc))
+    return missing_from_clone(repo_.get(),
+                              "the merge base of " + a.short_hex() + " and " + b.short_hex(),
+                              "does not exist: they share no history");
+  if (rc < 0) return git_call_error("git_merge_base", rc, __FILE__, __LINE__);
+  return CommitId{oid_hex(base)};
+}
+
+Result<std::unique_ptr<SourceTree>> GitRepo::tree_at(const CommitId& commit) const {
+  auto tree = commit_subtree(repo_.get(), commit, prefix_);
+  if (!tree) return tree.error();
+  return std::unique_ptr<SourceTree>(
+      std::make_unique<GitTree>(repo_, std::move(*tree), commit.short_hex()));
+}
+
+}  // namespace kblaster

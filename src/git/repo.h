@@ -1,0 +1,67 @@
+// Read access to the git history of a kernel repository: the narrow interface
+// the change set is computed through, and its libgit2 implementation.
+#pragma once
+
+#include <compare>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/source_tree.h"
+#include "core/status.h"
+#include "git/path_change.h"
+
+struct git_repository;  // libgit2's handle; only repo.cc needs its header
+
+namespace kblaster {
+
+// A commit, by its 40 hex digits.
+struct CommitId {
+  std::string hex;
+  std::string short_hex() const { return hex.substr(0, 7); }
+  auto operator<=>(const CommitId&) const = default;
+};
+
+// Revisions, diffs and trees of one repository. Not thread-safe: use one Repo
+// per thread. Errors: an unknown revision is Error::usage naming it; one missing
+// from a shallow clone is Error::environment naming the fix (`fetch-depth: 0`).
+class Repo {
+ public:
+  virtual ~Repo() = default;
+  // The commit `rev` ("main", "HEAD~1", "origin/main", a full or short id) names.
+  virtual Result<CommitId> resolve(const std::string& rev) const = 0;
+  // The best common ancestor of `a` and `b`; Error::usage if they have none.
+  virtual Result<CommitId> merge_base(const CommitId& a, const CommitId& b) const = 0;
+  // The files that differ from `base` to `head`, renames detected, sorted by path.
+  virtual Result<std::vector<PathChange>> changed_paths(const CommitId& base,
+                                                        const CommitId& head) const = 0;
+  // The files at `commit`. The tree holds the repository open; it may outlive this Repo.
+  virtual Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const = 0;
+};
+
+// The git repository holding a kernel repository, read with libgit2.
+class GitRepo : public Repo {
+ public:
+  // Opens the git repository that contains `kernel_repo` (it may be a subdirectory:
+  // paths and trees are then relative to it). Error::usage if there is none.
+  static Result<std::unique_ptr<GitRepo>> open(const std::filesystem::path& kernel_repo);
+
+  Result<CommitId> resolve(const std::string& rev) const override;
+  Result<CommitId> merge_base(const CommitId& a, const CommitId& b) const override;
+  Result<std::vector<PathChange>> changed_paths(const CommitId& base,
+                                                const CommitId& head) const override;
+  Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const override;
+
+  // The kernel repository's path inside the git work tree ("" at its root).
+  const std::string& prefix() const { return prefix_; }
+
+ private:
+  GitRepo(std::shared_ptr<git_repository> repo, std::string prefix)
+      : repo_(std::move(repo)), prefix_(std::move(prefix)) {}
+
+  std::shared_ptr<git_repository> repo_;  // shared with the trees handed out
+  std::string prefix_;
+};
+
+}  // namespace kblaster

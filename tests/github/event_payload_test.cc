@@ -1,0 +1,77 @@
+#include "github/event_payload.h"
+
+#include <gtest/gtest.h>
+
+namespace kblaster {
+namespace {
+
+// Trimmed from real payloads: only the fields kblaster reads, plus neighbours
+// that must not be mistaken for them (the merge commit's sha, the repo ids).
+const char* kPullRequest = R"JSON({
+  "action": "synchronize",
+  "number": 42,
+  "pull_request": {
+    "merge_commit_sha": "cccccccccccccccccccccccccccccccccccccccc",
+    "base": { "ref": "main", "sha": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+              "repo": { "full_name": "acme/kernels" } },
+    "head": { "ref": "faster-softmax", "sha": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+              "repo": { "full_name": "acme/kernels" } }
+  }
+})JSON";
+
+TEST(EventPayload, PullRequestComparesBaseShaWithHeadShaNotTheMergeCommit) {
+  auto r = parse_event("pull_request", kPullRequest, "event.json");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->base, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  EXPECT_EQ(r->head, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+  EXPECT_FALSE(r->from_fork);
+}
+
+TEST(EventPayload, PullRequestFromAForkIsMarked) {
+  std::string payload = kPullRequest;
+  payload.replace(payload.rfind("acme/kernels"), 12, "mallory/kernels");
+  auto r = parse_event("pull_request_target", payload, "event.json");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(r->from_fork);
+}
+
+TEST(EventPayload, PushComparesBeforeWithAfter) {
+  auto r = parse_event("push", R"({"ref":"refs/heads/main","before":"1111111111111111111111111111111111111111",
+                                   "after":"2222222222222222222222222222222222222222"})",
+                       "event.json");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->base, "1111111111111111111111111111111111111111");
+  EXPECT_EQ(r->head, "2222222222222222222222222222222222222222");
+}
+
+TEST(EventPayload, PushThatCreatesABranchHasNoBase) {
+  auto r = parse_event("push", R"({"before":"0000000000000000000000000000000000000000",
+                                   "after":"2222222222222222222222222222222222222222"})",
+                       "event.json");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_FALSE(r->base.has_value());
+}
+
+TEST(EventPayload, BadPayloadsNameTheFileAndField) {
+  auto missing = parse_event("pull_request", R"({"pull_request":{"base":{}}})", "/tmp/event.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "/tmp/event.json: the event payload has no `pull_request.base.sha`");
+  EXPECT_EQ(missing.error().kind, ErrorKind::usage);
+
+  auto not_json = parse_event("push", "{not json", "/tmp/event.json");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_EQ(not_json.error().message, "/tmp/event.json: the event payload is not valid JSON");
+
+  auto wrong_type = parse_event("push", R"({"before": 3, "after": "x"})", "/tmp/event.json");
+  ASSERT_FALSE(wrong_type.ok());
+  EXPECT_EQ(wrong_type.error().message, "/tmp/event.json: `before` is not a string");
+}
+
+TEST(EventPayload, OtherEventsAskForExplicitRevisions) {
+  auto r = parse_event("workflow_dispatch", "{}", "event.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("--base and --head"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kblaster
