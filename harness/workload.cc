@@ -60,8 +60,13 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
     void* device_arg;
     void* host_arg;
     if (a.is_buffer) {
-      s.device = DeviceBuffer(a.bytes());
-      if (a.is_input()) s.pristine = DeviceBuffer(a.bytes());
+      try {
+        s.device = DeviceBuffer(a.bytes());
+        if (a.is_input()) s.pristine = DeviceBuffer(a.bytes());
+      } catch (const HarnessFailure& failure) {
+        throw HarnessFailure("setup: cannot allocate `" + a.name + "` (" + std::to_string(a.bytes()) +
+                             " bytes" + (a.is_input() ? ", twice" : "") + "): " + failure.what());
+      }
       s.host.resize(a.bytes());
       // The shim reads a buffer argument as args[i] itself (the device pointer).
       device_arg = s.device.get();

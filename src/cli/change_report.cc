@@ -23,9 +23,10 @@ std::vector<std::string> not_hit(const ChangePlan& plan) {
 }  // namespace
 
 void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::string& source) {
-  out << "changes " << plan.range.base.short_hex() << ".." << plan.range.head.short_hex() << " (from "
-      << source << "): " << plan.paths.size() << " file(s) changed, " << plan.changes.hits.size()
-      << " of " << plan.head_config.kernels.size() << " kernel(s) hit\n";
+  out << "changes " << plan.range.base.short_hex() << ".." << plan.range.head.short_hex()
+      << " (from " << source << "): " << plan.paths.size() << " file(s) changed, "
+      << plan.changes.hits.size() << " of " << plan.head_config.kernels.size()
+      << " kernel(s) hit\n";
   if (plan.changes.base_config_error)
     out << "  the base's config did not load (" << plan.changes.base_config_error->describe()
         << "), so every kernel counts as new\n";
@@ -42,7 +43,9 @@ void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::str
 nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
   nlohmann::json paths = nlohmann::json::array();
   for (const auto& p : plan.paths)
-    paths.push_back({{"kind", path_change_kind_name(p.kind)}, {"old_path", p.old_path}, {"new_path", p.new_path}});
+    paths.push_back({{"kind", path_change_kind_name(p.kind)},
+                     {"old_path", p.old_path},
+                     {"new_path", p.new_path}});
   nlohmann::json hits = nlohmann::json::array();
   for (const auto& h : plan.changes.hits) {
     nlohmann::json j = {{"kernel", h.kernel}, {"why", why_name(h.why)}, {"because", h.because}};
@@ -56,8 +59,9 @@ nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
                       {"changed_paths", paths},
                       {"hits", hits},
                       {"not_hit", not_hit(plan)}};
-  j["base_config_error"] =
-      plan.changes.base_config_error ? nlohmann::json(plan.changes.base_config_error->describe()) : nlohmann::json(nullptr);
+  j["base_config_error"] = plan.changes.base_config_error
+                               ? nlohmann::json(plan.changes.base_config_error->describe())
+                               : nlohmann::json(nullptr);
   return j;
 }
 

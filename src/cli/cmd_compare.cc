@@ -23,26 +23,6 @@ struct CompareOptions {
   int repeat = 1;
 };
 
-// Both candidates are verified and timed on one argument list, so their specs
-// must agree on everything that shapes it: arguments, sizes and tolerance.
-Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {
-  bool same = a.args.size() == b.args.size() && a.stream == b.stream && a.sizes == b.sizes &&
-              a.tolerance.rtol == b.tolerance.rtol && a.tolerance.atol == b.tolerance.atol;
-  for (std::size_t i = 0; same && i < a.args.size(); ++i) {
-    const ArgSpec& x = a.args[i];
-    const ArgSpec& y = b.args[i];
-    same = x.name == y.name && x.type == y.type && x.role == y.role &&
-           x.is_buffer() == y.is_buffer() &&
-           (!x.is_buffer() || x.shape->text() == y.shape->text()) && x.value == y.value &&
-           x.tunable == y.tunable;
-  }
-  if (!same)
-    return Error::usage("kernels `" + a.name + "` and `" + b.name +
-                        "` declare different arguments, sizes or tolerances, so they cannot be "
-                        "compared on one input");
-  return Ok{};
-}
-
 const KernelSpec* find_kernel(const LoadedRepo& repo, const std::string& name) {
   for (const auto& k : repo.config.kernels)
     if (k.name == name) return &k;

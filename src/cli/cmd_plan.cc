@@ -1,19 +1,18 @@
 // `kblaster plan [REPO]`: the kernels and their resolved specs; with --base and
 // --head (or --event), the kernels that revision range hits and why. Needs no GPU.
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/change_report.h"
 #include "cli/commands.h"
-#include "cli/revision_flags.h"
-#include "git/repo.h"
-#include "git/revision_range.h"
 #include "cli/plan_text.h"
 #include "cli/repository.h"
+#include "cli/revision_flags.h"
 #include "core/spec_json.h"
+#include "git/repo.h"
+#include "git/revision_range.h"
 
 namespace kblaster {
 namespace {
@@ -37,7 +36,8 @@ std::optional<std::string> environment(const std::string& name) {
 }
 
 // `plan --base … --head …`: the kernels the range hits, from git objects alone.
-Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRange& requested, Session& session) {
+Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRange& requested,
+                                 Session& session) {
   auto git = GitRepo::open(options.common.repo);
   if (!git) return git.error();
   if (!requested.base) {
@@ -49,13 +49,16 @@ Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRang
                 << " is new\n";
     return ExitCode::ok;
   }
-  auto range = resolve_range(**git, *requested.base, requested.head,
-                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+  auto range =
+      resolve_range(**git, *requested.base, requested.head,
+                    options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!range) return range.error();
   auto plan = plan_change(**git, *range);
   if (!plan) return plan.error();
-  if (options.common.json) session.out << to_json(*plan, requested.source).dump(2) << "\n";
-  else print_change_plan(session.out, *plan, requested.source);
+  if (options.common.json)
+    session.out << to_json(*plan, requested.source).dump(2) << "\n";
+  else
+    print_change_plan(session.out, *plan, requested.source);
   return ExitCode::ok;
 }
 

@@ -18,6 +18,9 @@ const std::vector<Command>& command_table() {
       {"compare",
        "Interleave two candidates in one process: FASTER, SLOWER, SAME or AMBIGUOUS (GPU)",
        &setup_compare},
+      {"check",
+       "Build base and head of a revision range from git, verify head, time it against base (GPU)",
+       &setup_check},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},
   };

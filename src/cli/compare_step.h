@@ -37,4 +37,9 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
 
 nlohmann::json to_json(const AbResult& r);
 
+// Both candidates are verified and timed on one argument list, so their specs
+// must agree on everything that shapes it: arguments, sizes and tolerance.
+// Error::usage naming both kernels when they do not.
+Status check_same_workload(const KernelSpec& a, const KernelSpec& b);
+
 }  // namespace kblaster

@@ -13,7 +13,8 @@ void add_revision_flags(CLI::App& app, RevisionFlags& flags) {
                "Take base and head from the GitHub event ($GITHUB_EVENT_PATH, $GITHUB_EVENT_NAME)");
 }
 
-Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags, const EnvLookup& env,
+Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags,
+                                                      const EnvLookup& env,
                                                       const FileReader& read) {
   if (flags.from_event) {
     if (!flags.base.empty() || !flags.head.empty())
@@ -21,12 +22,14 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
     const auto path = env("GITHUB_EVENT_PATH");
     const auto name = env("GITHUB_EVENT_NAME");
     if (!path || path->empty() || !name || name->empty())
-      return Error::usage("--event needs $GITHUB_EVENT_PATH and $GITHUB_EVENT_NAME (set by GitHub Actions)");
+      return Error::usage(
+          "--event needs $GITHUB_EVENT_PATH and $GITHUB_EVENT_NAME (set by GitHub Actions)");
     const auto payload = read(*path);
     if (!payload) return Error::usage("cannot read the event payload " + *path);
     auto event = parse_event(*name, *payload, *path);
     if (!event) return event.error();
-    return std::optional<RequestedRange>(RequestedRange{event->base, event->head, *name + " event (" + *path + ")"});
+    return std::optional<RequestedRange>(
+        RequestedRange{event->base, event->head, *name + " event (" + *path + ")"});
   }
   if (flags.base.empty()) {
     if (!flags.head.empty()) return Error::usage("--head needs --base");

@@ -31,7 +31,7 @@ using FileReader = std::function<std::optional<std::string>(const std::string& p
 
 // nullopt when no range was asked for (plain `kblaster plan`). Usage errors for
 // half a range, --event without $GITHUB_EVENT_PATH, or an unreadable payload.
-Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags, const EnvLookup& env,
-                                                      const FileReader& read);
+Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags,
+                                                      const EnvLookup& env, const FileReader& read);
 
 }  // namespace kblaster

@@ -1,6 +1,7 @@
 #include "core/config_loader.h"
 
 #include <regex>
+#include <sstream>
 
 #include "core/kernel_spec_parser.h"
 #include "core/path_glob.h"
@@ -10,7 +11,8 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kRootTables = {"project", "kernel"};
+const std::vector<std::string> kRootTables = {"project", "check", "kernel"};
+const std::vector<std::string> kCheckFields = {"fail_on", "min_effect"};
 const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags",
                                                  "kernel_specs"};
 
@@ -65,6 +67,45 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
   return project;
 }
 
+Result<CheckConfig> parse_check(const toml::table& root) {
+  CheckConfig check;
+  const toml::node* n = root.get("check");
+  if (!n) return check;
+  const toml::table* t = n->as_table();
+  TomlFields top(root, kConfigFile, "kblaster.toml");
+  if (!t) return top.error_at("check", "expected a [check] table");
+  TomlFields f(*t, kConfigFile, "[check]");
+  KB_TRY(f.check_known(kCheckFields));
+  auto fail_on = f.string("fail_on");
+  if (!fail_on) return fail_on.error();
+  if (fail_on->has_value()) {
+    const std::string& v = **fail_on;
+    if (v == "slower")
+      check.fail_on = CheckConfig::FailOn::slower;
+    else if (v == "error")
+      check.fail_on = CheckConfig::FailOn::error;
+    else if (v == "never")
+      check.fail_on = CheckConfig::FailOn::never;
+    else
+      return f.error_at("fail_on", "`" + v + "` is not a policy" +
+                                       did_you_mean(v, {"slower", "error", "never"}) +
+                                       " (policies: slower, error, never)");
+  }
+  auto min_effect = f.number("min_effect");
+  if (!min_effect) return min_effect.error();
+  if (min_effect->has_value()) {
+    const double e = **min_effect;
+    if (!(e > 0 && e < 1)) {
+      std::ostringstream given;
+      given << e;
+      return f.error_at("min_effect", "`" + given.str() +
+                                          "` is not a fraction between 0 and 1 (e.g. 0.02 for 2%)");
+    }
+    check.min_effect = e;
+  }
+  return check;
+}
+
 // Parses the [[kernel]] tables of one file into `config`.
 Status parse_kernels(const toml::table& root, const std::string& file, const SourceTree& tree,
                      Config& config) {
@@ -115,6 +156,9 @@ Result<Config> load_config(const SourceTree& tree) {
   auto project = parse_project(*root, tree);
   if (!project) return project.error();
   config.project = std::move(*project);
+  auto check = parse_check(*root);
+  if (!check) return check.error();
+  config.check = *check;
   config.spec_files.push_back(kConfigFile);
   KB_TRY(parse_kernels(*root, kConfigFile, tree, config));
 

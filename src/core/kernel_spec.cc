@@ -26,4 +26,16 @@ const char* reference_kind_name(ReferenceSpec::Kind k) {
   return "?";
 }
 
+const char* fail_on_name(CheckConfig::FailOn f) {
+  switch (f) {
+    case CheckConfig::FailOn::slower:
+      return "slower";
+    case CheckConfig::FailOn::error:
+      return "error";
+    case CheckConfig::FailOn::never:
+      return "never";
+  }
+  return "?";
+}
+
 }  // namespace kblaster

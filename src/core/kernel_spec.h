@@ -94,9 +94,21 @@ struct ProjectConfig {
   std::vector<std::string> spec_globs = {"**/*.kblaster.toml"};
 };
 
+// The [check] table: how `kblaster check` turns its verdicts into an exit code.
+struct CheckConfig {
+  enum class FailOn {
+    slower,  // exit 1 on a SLOWER verdict, a failed verification or a failed build
+    error,   // exit 1 on a failed verification or a failed build only
+    never,   // exit 0 whatever the verdicts (environment and usage errors still count)
+  } fail_on = FailOn::slower;
+  double min_effect = 0.02;  // smallest relative change of the median that counts, in (0, 1)
+};
+const char* fail_on_name(CheckConfig::FailOn f);
+
 // Everything loaded from one repository.
 struct Config {
   ProjectConfig project;
+  CheckConfig check;
   std::vector<KernelSpec> kernels;      // in file order, kblaster.toml first
   std::vector<std::string> spec_files;  // every file read, kblaster.toml first
 };

@@ -1,0 +1,180 @@
+// `kblaster check [REPO] --base REV --head REV` (or --event): build both ends of
+// a revision range from git objects, verify each hit kernel at head, time it
+// against base, and print one verdict per kernel. [check] in kblaster.toml sets
+// the exit-code policy and the minimum effect.
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "cli/check_step.h"
+#include "cli/commands.h"
+#include "cli/revision_flags.h"
+#include "cli/verify_step.h"
+#include "git/change_plan.h"
+#include "git/materialize.h"
+
+namespace kblaster {
+namespace {
+
+struct CheckOptions {
+  CommonOptions common;
+  RevisionFlags revisions;
+  BuildFlags build;
+  VerifyFlags verify;
+};
+
+std::optional<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<std::string> environment(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+const KernelSpec* find_spec(const Config& config, const std::string& name) {
+  for (const auto& k : config.kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+// One end of the range, written to disk and built.
+struct Revision {
+  LoadedRepo repo;  // root: the materialised tree; selected: the kernels to build
+  BuildReport builds;
+  const KernelBuild* find(const std::string& name) const {
+    for (const auto& b : builds.kernels)
+      if (b.spec->name == name) return &b;
+    return nullptr;
+  }
+};
+
+Status build_revision(const Repo& git, const CommitId& commit, const Config& config,
+                      const std::vector<std::string>& names, const std::filesystem::path& repo_root,
+                      BuildFlags flags, const DeviceInfo& device, Session& session,
+                      ReferenceBuilds refs, Revision& out) {
+  auto tree = git.tree_at(commit);
+  if (!tree) return tree.error();
+  auto dir = materialize_tree(**tree, commit, repo_root / ".kblaster" / "trees");
+  if (!dir) return dir.error();
+  out.repo.root = *dir;
+  out.repo.config = config;
+  for (const auto& name : names)
+    if (const KernelSpec* spec = find_spec(out.repo.config, name))
+      out.repo.selected.push_back(spec);
+  if (flags.cache_dir.empty()) flags.cache_dir = (repo_root / ".kblaster" / "cache").string();
+  session.progress << "revision " << commit.short_hex() << " in " << dir->string() << "\n";
+  auto builds = build_kernels(out.repo, flags, device, session, refs);
+  if (!builds) return builds.error();
+  out.builds = std::move(*builds);
+  return Ok{};
+}
+
+Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
+  auto requested = requested_range(options.revisions, environment, read_text_file);
+  if (!requested) return requested.error();
+  if (!*requested || !(*requested)->base)
+    return Error::usage(
+        "check needs a revision range: give --base and --head, or --event "
+        "for a pull request or a push to an existing branch");
+  const RequestedRange& want = **requested;
+  const auto repo_root = std::filesystem::absolute(options.common.repo).lexically_normal();
+  auto git = GitRepo::open(repo_root);
+  if (!git) return git.error();
+  auto range =
+      resolve_range(**git, *want.base, want.head,
+                    options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+  if (!range) return range.error();
+  auto plan = plan_change(**git, *range);
+  if (!plan) return plan.error();
+  const CheckConfig& policy = plan->head_config.check;
+
+  std::vector<std::string> head_names, base_names;
+  for (const auto& hit : plan->changes.hits) {
+    if (hit.why != KernelHit::Why::deleted) head_names.push_back(hit.kernel);
+    if (hit.base_name && plan->base_config) base_names.push_back(*hit.base_name);
+  }
+  session.progress << "check: " << plan->changes.hits.size() << " kernel(s) hit from "
+                   << range->base.short_hex() << " to " << range->head.short_hex() << " ("
+                   << want.source << ")\n";
+  const DeviceInfo device = session.device.probe();
+  Revision head, base;
+  KB_TRY(build_revision(**git, range->head, plan->head_config, head_names, repo_root, options.build,
+                        device, session, ReferenceBuilds::build, head));
+  if (plan->base_config && !base_names.empty())
+    KB_TRY(build_revision(**git, range->base, *plan->base_config, base_names, repo_root,
+                          options.build, device, session, ReferenceBuilds::skip, base));
+
+  std::vector<CheckedKernel> kernels;
+  std::vector<CheckRow> rows;
+  for (const auto& hit : plan->changes.hits) {
+    CheckedKernel k{hit.kernel, why_name(hit.why), nullptr, nullptr};
+    if (hit.base_name) k.base = base.find(*hit.base_name);
+    if (hit.why != KernelHit::Why::deleted) k.head = head.find(hit.kernel);
+    kernels.push_back(k);
+    rows.push_back(build_row(k));
+  }
+  std::string skipped;
+  if (!device.present) {
+    skipped =
+        "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
+    for (auto& r : rows)
+      if (r.verdict.empty()) r.verdict = "SKIPPED", r.reason = "no CUDA device";
+  } else if (std::any_of(rows.begin(), rows.end(),
+                         [](const CheckRow& r) { return r.verdict.empty(); })) {
+    auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 120.0)});
+    if (!gpu) return gpu.error();
+    std::uint64_t seed =
+        options.verify.seed_base ? options.verify.seed_base : (std::random_device{}() | 1u);
+    std::vector<std::uint64_t> seeds;
+    for (int i = 0; i < options.verify.seeds; ++i)
+      seeds.push_back(seed + static_cast<std::uint64_t>(i));
+    session.progress << "verifying with " << seeds.size() << " seed(s) from " << seed
+                     << " (repeat with --seed " << seed << ")\n";
+    CompareFlags compare;
+    compare.criteria.min_effect = policy.min_effect;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+      if (rows[i].verdict.empty())
+        KB_TRY(check_on_gpu(kernels[i], *gpu, seeds, compare, session, rows[i]));
+  }
+
+  if (options.common.json) {
+    nlohmann::json j_rows = nlohmann::json::array();
+    for (const auto& r : rows) j_rows.push_back(to_json(r));
+    nlohmann::json j = {
+        {"base", range->base.hex},
+        {"head", range->head.hex},
+        {"source", want.source},
+        {"fail_on", fail_on_name(policy.fail_on)},
+        {"min_effect", policy.min_effect},
+        {"kernels", j_rows},
+        {"builds", {{"head", to_json(head.builds)}, {"base", to_json(base.builds)}}}};
+    if (!skipped.empty()) j["skipped"] = skipped;
+    session.out << j.dump(2) << "\n";
+  } else {
+    print_check_table(session.out, rows);
+  }
+  const ExitCode verdicts = check_exit_code(rows, policy.fail_on);
+  if (skipped.empty()) return verdicts;
+  session.progress << skipped << "\n";
+  return verdicts == ExitCode::found_problem ? verdicts : ExitCode::missing_environment;
+}
+
+}  // namespace
+
+CommandAction setup_check(CLI::App& app) {
+  auto options = std::make_shared<CheckOptions>();
+  add_common_options(app, options->common);
+  add_revision_flags(app, options->revisions);
+  add_build_flags(app, options->build);
+  add_verify_flags(app, options->verify);
+  return [options](Session& session) { return run_check(*options, session); };
+}
+
+}  // namespace kblaster

@@ -1,0 +1,120 @@
+// `kblaster check` through the real binary and real nvcc, on a real git
+// repository built with libgit2. This machine may have no GPU: the tests then
+// see the build half and the skipped line.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "git/repo_builder.h"
+#include "gpu/device_probe.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_kblaster;
+
+const char* kConfig = R"TOML([project]
+include_dirs = ["include"]
+
+[check]
+fail_on = "error"
+min_effect = 0.05
+
+[[kernel]]
+name = "uses_header"
+source = "k/a.cu"
+launcher = "a"
+args = [ { name = "o", type = "f32", shape = "4", role = "out" } ]
+
+[[kernel]]
+name = "standalone"
+source = "k/b.cu"
+launcher = "b"
+args = [ { name = "o", type = "f32", shape = "4", role = "out" } ]
+)TOML";
+
+std::string kernel(const std::string& launcher, const std::string& body) {
+  return "#include \"common.cuh\"\n__global__ void k(float* o) { " + body + " }\nvoid " + launcher +
+         "(float* o) { k<<<1, 4>>>(o); }\n";
+}
+
+// Its second commit edits the header only `uses_header` includes.
+struct ChangedRepo {
+  testing::TempDir dir;
+  testing::RepoBuilder git{dir.path()};
+  std::string base, head;
+  explicit ChangedRepo(const std::string& head_body = "o[threadIdx.x] = SCALE;") {
+    git.write("kblaster.toml", kConfig);
+    git.write("include/common.cuh", "#pragma once\n#define SCALE 2\n");
+    git.write("k/a.cu", kernel("a", "o[threadIdx.x] = SCALE;"));
+    git.write("k/b.cu",
+              "__global__ void k(float* o) { o[0] = 1; }\nvoid b(float* o) { k<<<1, 1>>>(o); }\n");
+    base = git.commit("base");
+    git.write("include/common.cuh", "#pragma once\n#define SCALE 3\n");
+    git.write("k/a.cu", kernel("a", head_body));
+    head = git.commit("head");
+  }
+};
+
+TEST(CheckCli, WithoutARangeIsAUsageError) {
+  ChangedRepo repo;
+  auto r = run_kblaster({"check", repo.dir.path().string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("revision range"));
+}
+
+TEST(CheckCli, BuildsBothRevisionsOfTheHitKernelOnlyFromGit) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  ChangedRepo repo;
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         repo.head, "--cache-dir", cache.path().string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["fail_on"], "error");
+  EXPECT_EQ(j["min_effect"], 0.05);
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["kernels"][0]["kernel"], "uses_header");
+  EXPECT_EQ(j["kernels"][0]["base"], "built");
+  EXPECT_EQ(j["kernels"][0]["head"], "built");
+  EXPECT_EQ(j["kernels"][0]["verdict"], "SKIPPED");
+  for (const char* side : {"head", "base"}) {
+    const auto& built = j["builds"][side]["kernels"];
+    ASSERT_EQ(built.size(), 1u) << side;
+    EXPECT_EQ(built[0]["name"], "uses_header") << side;
+  }
+  EXPECT_NE(j["builds"]["head"]["kernels"][0]["cache_key"],
+            j["builds"]["base"]["kernels"][0]["cache_key"]);
+  // Built from the trees of both commits, which a second check reuses.
+  const auto trees = repo.dir.path() / ".kblaster" / "trees";
+  EXPECT_TRUE(std::filesystem::exists(trees / (repo.head + ".complete")));
+  EXPECT_TRUE(std::filesystem::exists(trees / (repo.base + ".complete")));
+  EXPECT_THAT(r.err, HasSubstr("verification and measurement skipped: no CUDA device present ("));
+
+  auto again = run_kblaster({"check", repo.dir.path().string(), "--base", repo.base, "--head",
+                             repo.head, "--cache-dir", cache.path().string()});
+  EXPECT_EQ(again.exit_code, 3) << again.err;
+  EXPECT_THAT(again.out, HasSubstr("uses_header"));
+  EXPECT_THAT(again.out, HasSubstr("cache_hit"));
+  EXPECT_THAT(again.out, ::testing::Not(HasSubstr("standalone")));
+}
+
+TEST(CheckCli, AHeadThatDoesNotCompileExitsOne) {
+  ChangedRepo repo("o[threadIdx.x] = undefined_thing;");
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         repo.head, "--cache-dir", cache.path().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_EQ(j["kernels"][0]["head"], "compile_error");
+  EXPECT_EQ(j["kernels"][0]["verdict"], "BUILD_FAILED");
+}
+
+}  // namespace
+}  // namespace kblaster
