@@ -25,19 +25,6 @@ struct CheckOptions {
   VerifyFlags verify;
 };
 
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::optional<std::string> environment(const std::string& name) {
-  const char* v = std::getenv(name.c_str());
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
 const KernelSpec* find_spec(const Config& config, const std::string& name) {
   for (const auto& k : config.kernels)
     if (k.name == name) return &k;
@@ -77,7 +64,7 @@ Status build_revision(const Repo& git, const CommitId& commit, const Config& con
 }
 
 Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
-  auto requested = requested_range(options.revisions, environment, read_text_file);
+  auto requested = requested_range(options.revisions);
   if (!requested) return requested.error();
   if (!*requested || !(*requested)->base)
     return Error::usage(

@@ -22,19 +22,6 @@ struct PlanOptions {
   RevisionFlags revisions;
 };
 
-std::optional<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::optional<std::string> environment(const std::string& name) {
-  const char* v = std::getenv(name.c_str());
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
 // `plan --base … --head …`: the kernels the range hits, from git objects alone.
 Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRange& requested,
                                  Session& session) {
@@ -63,7 +50,7 @@ Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRang
 }
 
 Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
-  auto requested = requested_range(options.revisions, environment, read_text_file);
+  auto requested = requested_range(options.revisions);
   if (!requested) return requested.error();
   if (*requested) return run_change_plan(options, **requested, session);
   auto repo = load_repository(options.common);

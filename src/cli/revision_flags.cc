@@ -1,5 +1,9 @@
 #include "cli/revision_flags.h"
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "github/event_payload.h"
 
 namespace kblaster {
@@ -37,6 +41,21 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
   }
   return std::optional<RequestedRange>(
       RequestedRange{flags.base, flags.head.empty() ? "HEAD" : flags.head, "--base/--head"});
+}
+
+Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags) {
+  const EnvLookup env = [](const std::string& name) {
+    const char* v = std::getenv(name.c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const FileReader read = [](const std::string& path) -> std::optional<std::string> {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  return requested_range(flags, env, read);
 }
 
 }  // namespace kblaster

@@ -33,5 +33,7 @@ using FileReader = std::function<std::optional<std::string>(const std::string& p
 // half a range, --event without $GITHUB_EVENT_PATH, or an unreadable payload.
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags,
                                                       const EnvLookup& env, const FileReader& read);
+// The same, with this process's environment and files.
+Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags);
 
 }  // namespace kblaster
