@@ -94,7 +94,8 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   KB_TRY(gpu.client->setup(harness_args(spec, plan->sizes.front())));
   session.progress << "check: timing " << k.name << " base against head at "
                    << size_label(spec, spec.sizes.front()) << "\n";
-  auto r = compare_once(*gpu.client, spec, flags, session.clock);
+  auto r =
+      compare_once(*gpu.client, spec, flags, session.clock, has_reference ? Against{} : Against{0});
   if (!r) return r.error();
   if (!r->rejected.empty()) {
     row.verdict = "REJECTED";

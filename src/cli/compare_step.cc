@@ -7,8 +7,8 @@
 namespace kblaster {
 
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
-                              const CompareFlags& flags, Clock& clock) {
-  KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, Against{}));
+                              const CompareFlags& flags, Clock& clock, const Against& against) {
+  KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, against));
   AbResult result;
   auto warmup = harness.sample({0, 1, 0, 1});
   if (!warmup) {

@@ -30,10 +30,13 @@ struct AbResult {
 };
 
 // Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size.
-// Errors are harness failures before timing starts; a candidate failing while
-// timed, or a failed recheck, is `rejected`.
+// Their last timed outputs are rechecked `against` the loaded reference, or
+// against A's output (Against{0}) for a kernel whose reference is the base
+// revision. Errors are harness failures before timing starts; a candidate
+// failing while timed, or a failed recheck, is `rejected`.
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
-                              const CompareFlags& flags, Clock& clock);
+                              const CompareFlags& flags, Clock& clock,
+                              const Against& against = Against{});
 
 nlohmann::json to_json(const AbResult& r);
 

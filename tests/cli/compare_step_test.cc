@@ -204,6 +204,13 @@ TEST_F(CompareTest, RechecksBothCandidatesAtTheEnd) {
   EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], "reference");
 }
 
+TEST_F(CompareTest, AKernelWithoutAReferenceIsRecheckedAgainstTheBase) {
+  steady(10e-6, 10e-6, 0.01);
+  auto r = compare_once(client, spec(), flags, clock, Against{0});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], (json{{"candidate", 0}}));
+}
+
 TEST_F(CompareTest, AnUndecidedComparisonStopsAtTheTimeLimit) {
   steady(10e-6, 10.2e-6, 0.2);  // 2% apart under 20% noise: not decidable quickly
   flags.budget.max_seconds = 0.05;
