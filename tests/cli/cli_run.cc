@@ -21,8 +21,12 @@ CliResult run_kblaster(const std::vector<std::string>& args) {
   TempDir scratch;
   const auto err_path = scratch.path() / "stderr";
   std::string command = shell_quote(kblaster_binary().string());
-  for (const auto& a : args) command += " " + shell_quote(a);
-  command += " 2>" + shell_quote(err_path.string());
+  for (const auto& a : args) {
+    command.push_back(' ');
+    command.append(shell_quote(a));
+  }
+  command.append(" 2>");
+  command.append(shell_quote(err_path.string()));
   ProcessOptions options;
   options.working_dir = source_dir();
   auto result = run_process({"/bin/sh", "-c", command}, options);
