@@ -11,6 +11,7 @@ CommandAction setup_run(CLI::App& app);
 CommandAction setup_verify(CLI::App& app);
 CommandAction setup_bench(CLI::App& app);
 CommandAction setup_compare(CLI::App& app);
+CommandAction setup_kb(CLI::App& app);
 CommandAction setup_check(CLI::App& app);
 
 }  // namespace kblaster

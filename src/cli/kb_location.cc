@@ -1,0 +1,52 @@
+#include "cli/kb_location.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "kb/store.h"
+
+#ifndef KBLASTER_CATALOGUE_DIR
+#define KBLASTER_CATALOGUE_DIR "kb/catalogue"
+#endif
+
+namespace kblaster {
+namespace {
+
+std::optional<std::string> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+void add_kb_flags(CLI::App& app, KbFlags& flags) {
+  app.add_option("--kb", flags.kb, "KB file (default: REPO/.kblaster/kb.sqlite)");
+  app.add_option("--catalogue", flags.catalogue,
+                 "Seed catalogue directory (default: $KBLASTER_CATALOGUE, else kblaster's kb/catalogue)");
+}
+
+std::filesystem::path kb_path(const std::string& repo, const KbFlags& flags) {
+  return flags.kb.empty() ? std::filesystem::path(repo) / kDefaultKbPath : std::filesystem::path(flags.kb);
+}
+
+Result<Catalogue> read_catalogue(const KbFlags& flags) {
+  std::filesystem::path dir = flags.catalogue;
+  if (dir.empty()) {
+    const char* env = std::getenv("KBLASTER_CATALOGUE");
+    dir = env && *env ? env : KBLASTER_CATALOGUE_DIR;
+  }
+  const auto techniques = read_file(dir / "techniques.json");
+  const auto states = read_file(dir / "states.json");
+  if (!techniques || !states)
+    return Error::environment("the seed catalogue is not in " + dir.string() +
+                              " (techniques.json, states.json); give --catalogue or set KBLASTER_CATALOGUE");
+  return load_catalogue(*techniques, *states);
+}
+
+}  // namespace kblaster

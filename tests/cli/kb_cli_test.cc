@@ -1,0 +1,46 @@
+// `kblaster kb …` through the real binary, on a real SQLite file.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_kblaster;
+
+TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
+  testing::TempDir repo;
+  auto init = run_kblaster({"kb", "init", repo.path().string(), "--json"});
+  ASSERT_EQ(init.exit_code, 0) << init.err;
+  auto j = nlohmann::json::parse(init.out);
+  EXPECT_GE(j["techniques"].get<int>(), 30);
+  EXPECT_GE(j["states"].get<int>(), 12);
+  EXPECT_EQ(j["trajectories"], 0);
+  EXPECT_TRUE(std::filesystem::exists(repo.path() / ".kblaster" / "kb.sqlite"));
+
+  auto again = run_kblaster({"kb", "init", repo.path().string(), "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["techniques"], j["techniques"]) << "seeding is idempotent";
+
+  auto stats = run_kblaster({"kb", "stats", repo.path().string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_THAT(stats.out, HasSubstr("(schema v1)"));
+  EXPECT_THAT(stats.out, HasSubstr("0 trajectories"));
+}
+
+TEST(KbCli, AMissingCatalogueIsAnEnvironmentErrorNamingWhereItLooked) {
+  testing::TempDir repo;
+  auto r = run_kblaster({"kb", "init", repo.path().string(), "--catalogue", "/no/such/dir"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.err, HasSubstr("/no/such/dir"));
+}
+
+TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }
+
+}  // namespace
+}  // namespace kblaster
