@@ -1,0 +1,63 @@
+// Predicted gain of every catalogue technique in a performance state on a GPU arch, for the
+// search's candidate choice (DESIGN.md, "Knowledge Base and MAIC-RL"; kb/README.md).
+//
+// Back-off, per technique; a measured level qualifies with >= min_evidence attempts
+// (failures are evidence too: a technique that always fails to compile is not sent back
+// to its prior):
+//   exact         stats of (state, technique, arch);
+//   similar_state stats pooled over the states of the same class (key part before the dot,
+//                 this state included) on this arch;
+//   other_arch    stats of this state pooled over every arch;
+//   prior         the state's catalogue prior; measurements below min_evidence are ignored;
+//   none          no prior and too little evidence: gain 0, uncertainty unit_sd.
+// Formulas, with n measured steps, a attempts, mean m and sample variance s^2 of their log
+// speedups (0 when n < 2), prior gain p and confidence c (p = c = 0 without a prior):
+//   k   = prior_weight * c                 prior as pseudo-observations (all measured);
+//   mu  = (n*m + k*p) / (n + k)            shrunk mean log speedup of a measured step (0 if n+k=0);
+//   rho = (n + k) / (a + k)                chance a step is measured (1 if a+k=0);
+//   expected_log_speedup = rho * mu        a compile or verify failure scores 0 (the parent is
+//   kept),
+//                                          so failures pull the gain toward 0;
+//   s_eff^2 = ((n-1)*s^2 + unit_sd^2) / n  (unit_sd^2 when n = 0): one pseudo-observation of
+//                                          unit_sd^2 so identical rewards never claim zero spread;
+//   uncertainty = s_eff / sqrt(max(n + k, 1)).
+// The prior level is the same with n = a = 0; none is additionally k = 0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "kb/catalogue.h"
+#include "kb/store.h"
+
+namespace kblaster {
+
+struct Prediction {
+  enum class Source { exact, similar_state, other_arch, prior, none };
+  std::string technique;
+  double expected_log_speedup = 0.0;
+  double uncertainty = 0.0;  // standard error of the gain, or the prior-derived spread
+  Source source = Source::none;
+  std::int64_t evidence = 0;  // measured steps behind it (0 for prior and none)
+  std::int64_t attempts = 0;  // all attempts behind it, failures included
+};
+
+const char* prediction_source_name(Prediction::Source source);
+
+struct PredictionOptions {
+  std::int64_t min_evidence = 3;  // attempts a measured level needs to be used
+  double prior_weight = 10.0;     // pseudo-observations of a prior with confidence 1
+  double unit_sd = 0.3;           // assumed spread of one step's log speedup
+};
+
+// One Prediction per catalogue technique, best expected gain first (ties by technique id).
+// An unknown state is no error: it has no priors, so unmeasured techniques come back `none`.
+// Reads the stats table with one range query on its primary key; errors are SQLite's.
+Result<std::vector<Prediction>> predict(const Store& store, const Catalogue& catalogue,
+                                        std::string_view state, std::string_view arch,
+                                        PredictionOptions options = {});
+
+}  // namespace kblaster
