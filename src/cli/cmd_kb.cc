@@ -1,9 +1,12 @@
-// `kblaster kb init|stats [REPO]`: the Knowledge Base file of a kernel
+// `kblaster kb init|show|stats [REPO]`: the Knowledge Base file of a kernel
 // repository (DESIGN.md, "Knowledge Base and MAIC-RL").
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/kb_location.h"
+#include "kb/prediction.h"
 #include "kb/seed.h"
 #include "kb/store.h"
 
@@ -15,7 +18,56 @@ struct KbOptions {
   KbFlags kb;
   CLI::App* init = nullptr;
   CLI::App* stats = nullptr;
+  CLI::App* show = nullptr;
+  std::string state;  // show: only this state
+  std::string arch = "sm_90";
+  int top = 5;
 };
+
+std::string percent_gain(double log_speedup) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", (std::exp(log_speedup) - 1.0) * 100.0);
+  return buf;
+}
+
+// Per state: the techniques the KB expects most of, with the evidence behind
+// each guess, and the state's most recent lessons.
+Result<ExitCode> show(const Store& store, const KbOptions& options, Session& session) {
+  auto catalogue = read_catalogue(options.kb);
+  if (!catalogue) return catalogue.error();
+  nlohmann::json states = nlohmann::json::array();
+  for (const auto& info : catalogue->states) {
+    if (!options.state.empty() && info.key != options.state) continue;
+    auto predictions = predict(store, *catalogue, info.key, options.arch);
+    if (!predictions) return predictions.error();
+    nlohmann::json best = nlohmann::json::array();
+    if (!options.common.json) session.out << info.key << "  " << info.description << "\n";
+    for (int i = 0; i < options.top && i < static_cast<int>(predictions->size()); ++i) {
+      const Prediction& p = (*predictions)[static_cast<std::size_t>(i)];
+      best.push_back({{"technique", p.technique}, {"expected_log_speedup", p.expected_log_speedup},
+                      {"uncertainty", p.uncertainty}, {"source", prediction_source_name(p.source)},
+                      {"evidence", p.evidence}, {"attempts", p.attempts}});
+      if (!options.common.json)
+        session.out << "  " << p.technique << "  " << percent_gain(p.expected_log_speedup) << " ± "
+                    << percent_gain(p.uncertainty).substr(1) << "  from " << prediction_source_name(p.source)
+                    << " (" << p.evidence << " measured of " << p.attempts << " attempts)\n";
+    }
+    nlohmann::json recent = nlohmann::json::array();
+    for (const auto& b : best) {
+      auto lessons = store.lessons(info.key, b["technique"].get<std::string>());
+      if (!lessons) return lessons.error();
+      for (const auto& l : *lessons) {
+        recent.push_back({{"technique", l.technique}, {"text", l.text}, {"created_at", l.created_at}});
+        if (!options.common.json) session.out << "    lesson (" << l.technique << "): " << l.text << "\n";
+      }
+    }
+    states.push_back({{"state", info.key}, {"best", best}, {"lessons", recent}});
+  }
+  if (!options.state.empty() && states.empty())
+    return Error::usage("--state " + options.state + ": not a state of the catalogue");
+  if (options.common.json) session.out << nlohmann::json{{"arch", options.arch}, {"states", states}}.dump(2) << "\n";
+  return ExitCode::ok;
+}
 
 // One number from a query that returns one row of one column.
 Result<std::int64_t> count(const Store& store, const char* sql) {
@@ -53,6 +105,7 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
     if (!catalogue) return catalogue.error();
     KB_TRY(seed_catalogue(*store, *catalogue));
   }
+  if (options.show->parsed()) return show(*store, options, session);
   auto j = summary(*store);
   if (!j) return j.error();
   if (options.common.json) {
@@ -73,7 +126,11 @@ CommandAction setup_kb(CLI::App& app) {
   auto options = std::make_shared<KbOptions>();
   options->init = app.add_subcommand("init", "Create the KB (if absent) and load the seed catalogue into it");
   options->stats = app.add_subcommand("stats", "What the KB holds: techniques, states, trajectories, lessons");
-  for (CLI::App* sub : {options->init, options->stats}) {
+  options->show = app.add_subcommand("show", "Per state: the techniques the KB expects most of, with their evidence, and recent lessons");
+  options->show->add_option("--state", options->state, "Only this state (e.g. memory.dram_saturated)");
+  options->show->add_option("--arch", options->arch, "GPU architecture the statistics are for (default sm_90)");
+  options->show->add_option("--top", options->top, "Techniques per state (default 5)");
+  for (CLI::App* sub : {options->init, options->stats, options->show}) {
     add_common_options(*sub, options->common);
     add_kb_flags(*sub, options->kb);
   }

@@ -40,6 +40,24 @@ TEST(KbCli, AMissingCatalogueIsAnEnvironmentErrorNamingWhereItLooked) {
   EXPECT_THAT(r.err, HasSubstr("/no/such/dir"));
 }
 
+TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {
+  testing::TempDir repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  auto r = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturated",
+                         "--top", "3", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["states"].size(), 1u);
+  const auto& best = j["states"][0]["best"];
+  ASSERT_EQ(best.size(), 3u);
+  EXPECT_EQ(best[0]["source"], "prior") << "an empty KB knows only the catalogue's priors";
+  EXPECT_GE(best[0]["expected_log_speedup"].get<double>(), best[2]["expected_log_speedup"].get<double>());
+
+  auto unknown = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.nope"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("not a state of the catalogue"));
+}
+
 TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }
 
 }  // namespace
