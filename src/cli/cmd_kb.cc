@@ -2,10 +2,14 @@
 // repository (DESIGN.md, "Knowledge Base and MAIC-RL").
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/kb_location.h"
+#include "kb/kb_json.h"
+#include "kb/merge.h"
 #include "kb/prediction.h"
 #include "kb/seed.h"
 #include "kb/store.h"
@@ -22,6 +26,11 @@ struct KbOptions {
   std::string state;  // show: only this state
   std::string arch = "sm_90";
   int top = 5;
+  CLI::App* export_ = nullptr;
+  CLI::App* import_ = nullptr;
+  CLI::App* merge = nullptr;
+  std::string file;  // import: the JSON to read; export: where to write ("" = stdout)
+  std::vector<std::string> others;  // merge: the KB files to merge in
 };
 
 std::string percent_gain(double log_speedup) {
@@ -44,28 +53,35 @@ Result<ExitCode> show(const Store& store, const KbOptions& options, Session& ses
     if (!options.common.json) session.out << info.key << "  " << info.description << "\n";
     for (int i = 0; i < options.top && i < static_cast<int>(predictions->size()); ++i) {
       const Prediction& p = (*predictions)[static_cast<std::size_t>(i)];
-      best.push_back({{"technique", p.technique}, {"expected_log_speedup", p.expected_log_speedup},
-                      {"uncertainty", p.uncertainty}, {"source", prediction_source_name(p.source)},
-                      {"evidence", p.evidence}, {"attempts", p.attempts}});
+      best.push_back({{"technique", p.technique},
+                      {"expected_log_speedup", p.expected_log_speedup},
+                      {"uncertainty", p.uncertainty},
+                      {"source", prediction_source_name(p.source)},
+                      {"evidence", p.evidence},
+                      {"attempts", p.attempts}});
       if (!options.common.json)
         session.out << "  " << p.technique << "  " << percent_gain(p.expected_log_speedup) << " ± "
-                    << percent_gain(p.uncertainty).substr(1) << "  from " << prediction_source_name(p.source)
-                    << " (" << p.evidence << " measured of " << p.attempts << " attempts)\n";
+                    << percent_gain(p.uncertainty).substr(1) << "  from "
+                    << prediction_source_name(p.source) << " (" << p.evidence << " measured of "
+                    << p.attempts << " attempts)\n";
     }
     nlohmann::json recent = nlohmann::json::array();
     for (const auto& b : best) {
       auto lessons = store.lessons(info.key, b["technique"].get<std::string>());
       if (!lessons) return lessons.error();
       for (const auto& l : *lessons) {
-        recent.push_back({{"technique", l.technique}, {"text", l.text}, {"created_at", l.created_at}});
-        if (!options.common.json) session.out << "    lesson (" << l.technique << "): " << l.text << "\n";
+        recent.push_back(
+            {{"technique", l.technique}, {"text", l.text}, {"created_at", l.created_at}});
+        if (!options.common.json)
+          session.out << "    lesson (" << l.technique << "): " << l.text << "\n";
       }
     }
     states.push_back({{"state", info.key}, {"best", best}, {"lessons", recent}});
   }
   if (!options.state.empty() && states.empty())
     return Error::usage("--state " + options.state + ": not a state of the catalogue");
-  if (options.common.json) session.out << nlohmann::json{{"arch", options.arch}, {"states", states}}.dump(2) << "\n";
+  if (options.common.json)
+    session.out << nlohmann::json{{"arch", options.arch}, {"states", states}}.dump(2) << "\n";
   return ExitCode::ok;
 }
 
@@ -96,10 +112,49 @@ Result<nlohmann::json> summary(const Store& store) {
   return j;
 }
 
+// export, import and merge: sorted JSON out, JSON into an empty KB, other KBs in.
+Result<ExitCode> transfer(Store& store, const KbOptions& options, Session& session) {
+  if (options.export_->parsed()) {
+    auto text = export_json(store);
+    if (!text) return text.error();
+    if (options.file.empty()) {
+      session.out << *text;
+    } else {
+      std::ofstream out(options.file, std::ios::binary | std::ios::trunc);
+      out << *text;
+      if (!out.flush()) return Error::io("cannot write " + options.file);
+      session.progress << "exported " << store.path().string() << " to " << options.file << "\n";
+    }
+    return ExitCode::ok;
+  }
+  if (options.import_->parsed()) {
+    std::ifstream in(options.file, std::ios::binary);
+    if (!in) return Error::usage("cannot read " + options.file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (auto s = import_json(store, text.str()); !s)
+      return Error{s.error().kind, options.file + ": " + s.error().message, s.error().where};
+    session.progress << "imported " << options.file << " into " << store.path().string() << "\n";
+    return ExitCode::ok;
+  }
+  for (const auto& other : options.others) {
+    if (!std::filesystem::exists(other)) return Error::usage("merge: no KB file " + other);
+    auto source = Store::open(other);
+    if (!source) return source.error();
+    KB_TRY(merge_into(store, *source));
+    session.progress << "merged " << other << " into " << store.path().string() << "\n";
+  }
+  return ExitCode::ok;
+}
+
 Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
   const auto path = kb_path(options.common.repo, options.kb);
   auto store = Store::open(path);
   if (!store) return store.error();
+  if (options.export_->parsed() || options.import_->parsed() || options.merge->parsed()) {
+    auto done = transfer(*store, options, session);
+    if (!done || options.export_->parsed()) return done;
+  }
   if (options.init->parsed()) {
     auto catalogue = read_catalogue(options.kb);
     if (!catalogue) return catalogue.error();
@@ -112,8 +167,8 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
     session.out << j->dump(2) << "\n";
     return ExitCode::ok;
   }
-  session.out << "KB " << path.string() << " (schema v" << (*j)["schema_version"] << "): "
-              << (*j)["techniques"] << " techniques, " << (*j)["states"] << " states, "
+  session.out << "KB " << path.string() << " (schema v" << (*j)["schema_version"]
+              << "): " << (*j)["techniques"] << " techniques, " << (*j)["states"] << " states, "
               << (*j)["trajectories"] << " trajectories (" << (*j)["steps"] << " steps, "
               << (*j)["measured_steps"] << " measured), " << (*j)["lessons"] << " lessons, "
               << (*j)["best_kernels"] << " best kernels\n";
@@ -124,13 +179,29 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
 
 CommandAction setup_kb(CLI::App& app) {
   auto options = std::make_shared<KbOptions>();
-  options->init = app.add_subcommand("init", "Create the KB (if absent) and load the seed catalogue into it");
-  options->stats = app.add_subcommand("stats", "What the KB holds: techniques, states, trajectories, lessons");
-  options->show = app.add_subcommand("show", "Per state: the techniques the KB expects most of, with their evidence, and recent lessons");
-  options->show->add_option("--state", options->state, "Only this state (e.g. memory.dram_saturated)");
-  options->show->add_option("--arch", options->arch, "GPU architecture the statistics are for (default sm_90)");
+  options->init =
+      app.add_subcommand("init", "Create the KB (if absent) and load the seed catalogue into it");
+  options->stats =
+      app.add_subcommand("stats", "What the KB holds: techniques, states, trajectories, lessons");
+  options->show = app.add_subcommand(
+      "show",
+      "Per state: the techniques the KB expects most of, with their evidence, and recent lessons");
+  options->show->add_option("--state", options->state,
+                            "Only this state (e.g. memory.dram_saturated)");
+  options->show->add_option("--arch", options->arch,
+                            "GPU architecture the statistics are for (default sm_90)");
   options->show->add_option("--top", options->top, "Techniques per state (default 5)");
-  for (CLI::App* sub : {options->init, options->stats, options->show}) {
+  options->export_ =
+      app.add_subcommand("export", "Write the KB as stable, sorted JSON (stdout, or --out FILE)");
+  options->export_->add_option("--out", options->file, "File to write instead of stdout");
+  options->import_ = app.add_subcommand("import", "Read a JSON export into an empty KB");
+  options->import_->add_option("--from", options->file, "The JSON file to import")->required();
+  options->merge =
+      app.add_subcommand("merge", "Merge other KB files into this one (lossless, order-free)");
+  options->merge->add_option("--from", options->others, "KB files to merge in (repeatable)")
+      ->required();
+  for (CLI::App* sub : {options->init, options->stats, options->show, options->export_,
+                        options->import_, options->merge}) {
     add_common_options(*sub, options->common);
     add_kb_flags(*sub, options->kb);
   }

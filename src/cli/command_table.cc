@@ -21,7 +21,7 @@ const std::vector<Command>& command_table() {
       {"check",
        "Build base and head of a revision range from git, verify head, time it against base (GPU)",
        &setup_check},
-      {"kb", "The Knowledge Base: init, show, stats", &setup_kb},
+      {"kb", "The Knowledge Base: init, show, stats, export, import, merge", &setup_kb},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},
   };

@@ -1,7 +1,6 @@
 #include "cli/kb_location.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -27,12 +26,14 @@ std::optional<std::string> read_file(const std::filesystem::path& path) {
 
 void add_kb_flags(CLI::App& app, KbFlags& flags) {
   app.add_option("--kb", flags.kb, "KB file (default: REPO/.kblaster/kb.sqlite)");
-  app.add_option("--catalogue", flags.catalogue,
-                 "Seed catalogue directory (default: $KBLASTER_CATALOGUE, else kblaster's kb/catalogue)");
+  app.add_option(
+      "--catalogue", flags.catalogue,
+      "Seed catalogue directory (default: $KBLASTER_CATALOGUE, else kblaster's kb/catalogue)");
 }
 
 std::filesystem::path kb_path(const std::string& repo, const KbFlags& flags) {
-  return flags.kb.empty() ? std::filesystem::path(repo) / kDefaultKbPath : std::filesystem::path(flags.kb);
+  return flags.kb.empty() ? std::filesystem::path(repo) / kDefaultKbPath
+                          : std::filesystem::path(flags.kb);
 }
 
 Result<Catalogue> read_catalogue(const KbFlags& flags) {
@@ -44,8 +45,9 @@ Result<Catalogue> read_catalogue(const KbFlags& flags) {
   const auto techniques = read_file(dir / "techniques.json");
   const auto states = read_file(dir / "states.json");
   if (!techniques || !states)
-    return Error::environment("the seed catalogue is not in " + dir.string() +
-                              " (techniques.json, states.json); give --catalogue or set KBLASTER_CATALOGUE");
+    return Error::environment(
+        "the seed catalogue is not in " + dir.string() +
+        " (techniques.json, states.json); give --catalogue or set KBLASTER_CATALOGUE");
   return load_catalogue(*techniques, *states);
 }
 

@@ -18,10 +18,11 @@ Status seed_catalogue(Store& store, const Catalogue& catalogue) {
   auto tx = Transaction::begin(db);
   if (!tx) return tx.error();
   for (const auto& t : catalogue.techniques)
-    KB_TRY(run_row(db,
-                   "INSERT INTO techniques (id, category, description, applier) VALUES (?1, ?2, ?3, ?4) "
-                   "ON CONFLICT(id) DO UPDATE SET category = ?2, description = ?3, applier = ?4",
-                   {t.id, category_name(t.category), t.description, applier_name(t.applier)}));
+    KB_TRY(run_row(
+        db,
+        "INSERT INTO techniques (id, category, description, applier) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT(id) DO UPDATE SET category = ?2, description = ?3, applier = ?4",
+        {t.id, category_name(t.category), t.description, applier_name(t.applier)}));
   for (const auto& s : catalogue.states)
     KB_TRY(run_row(db,
                    "INSERT INTO states (key, class, description) VALUES (?1, ?2, ?3) "

@@ -58,6 +58,29 @@ TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {
   EXPECT_THAT(unknown.err, HasSubstr("not a state of the catalogue"));
 }
 
+TEST(KbCli, ExportImportRoundTripsAndMergeIsIdempotent) {
+  testing::TempDir a, b, work;
+  ASSERT_EQ(run_kblaster({"kb", "init", a.path().string()}).exit_code, 0);
+  const auto exported = work.path() / "a.json";
+  auto out = run_kblaster({"kb", "export", a.path().string(), "--out", exported.string()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  auto in = run_kblaster({"kb", "import", b.path().string(), "--from", exported.string()});
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  auto again = run_kblaster({"kb", "export", b.path().string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  auto first = run_kblaster({"kb", "export", a.path().string()});
+  EXPECT_EQ(again.out, first.out) << "import(export(kb)) exports the same bytes";
+
+  auto into_full = run_kblaster({"kb", "import", a.path().string(), "--from", exported.string()});
+  EXPECT_EQ(into_full.exit_code, 2) << "import needs an empty KB";
+
+  const auto kb_a = (a.path() / ".kblaster" / "kb.sqlite").string();
+  auto merged = run_kblaster({"kb", "merge", b.path().string(), "--from", kb_a, "--json"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(run_kblaster({"kb", "export", b.path().string()}).out, first.out)
+      << "merging a KB with its own copy changes nothing";
+}
+
 TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }
 
 }  // namespace
