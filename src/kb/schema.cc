@@ -36,7 +36,13 @@ CREATE TABLE best_kernels (
   task TEXT PRIMARY KEY, source TEXT NOT NULL, result TEXT NOT NULL, speedup REAL NOT NULL);
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations = {{{1, kV1}}};
+// Version 2: statistics are rebuilt per (state, technique, arch) from the steps
+// in a canonical order (store.cc), which needs the steps findable by key.
+constexpr std::string_view kV2 = R"sql(
+CREATE INDEX trajectory_steps_by_key ON trajectory_steps (state, action);
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations = {{{1, kV1}, {2, kV2}}};
 
 }  // namespace
 

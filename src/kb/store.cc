@@ -1,6 +1,8 @@
 #include "kb/store.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <system_error>
 
 #include "kb/schema.h"
@@ -48,25 +50,52 @@ Status configure(const Database& db, const std::string& name) {
   return Ok{};
 }
 
-Status add_step_stats(const Database& db, const Trajectory& t, const TrajectoryStep& s) {
-  Result<Statement> st = db.prepare(
-      "INSERT INTO stats VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8, ?9, ?9 * ?9, ?10) "
-      "ON CONFLICT (state, technique, arch) DO UPDATE SET attempts = attempts + 1, "
-      "compile_failures = compile_failures + excluded.compile_failures, "
-      "verify_failures = verify_failures + excluded.verify_failures, "
-      "slower = slower + excluded.slower, faster = faster + excluded.faster, "
-      "measured = measured + excluded.measured, "
-      "sum_log_speedup = sum_log_speedup + excluded.sum_log_speedup, "
-      "sum_sq_log_speedup = sum_sq_log_speedup + excluded.sum_sq_log_speedup, "
-      "last_seen = max(last_seen, excluded.last_seen)");
-  if (!st) return st.error();
-  const bool measured = is_measured(s.outcome);
-  auto flag = [](bool b) { return std::int64_t{b ? 1 : 0}; };
-  KB_TRY(st->bind({s.state, s.action, t.arch, flag(s.outcome == StepOutcome::compile_failure),
-                   flag(s.outcome == StepOutcome::verify_failure),
-                   flag(s.outcome == StepOutcome::slower), flag(s.outcome == StepOutcome::faster),
-                   flag(measured), measured ? s.reward : 0.0, t.created_at}));
-  return st->run();
+// Rebuilds the statistics row of (state, technique, arch) from every recorded
+// step with that key, folded in trajectory-id then step order: the same fold as
+// merge.cc's derive_stats, so a KB's statistics do not depend on the order its
+// trajectories arrived in, and merging is exactly idempotent.
+Status rebuild_stats(const Database& db, const std::string& state, const std::string& technique,
+                     const std::string& arch) {
+  Result<Statement> steps = db.prepare(
+      "SELECT s.outcome, s.reward, t.created_at FROM trajectory_steps s "
+      "JOIN trajectories t ON t.id = s.trajectory_id "
+      "WHERE s.state = ?1 AND s.action = ?2 AND t.arch = ?3 ORDER BY s.trajectory_id, s.step");
+  if (!steps) return steps.error();
+  KB_TRY(steps->bind({state, technique, arch}));
+  TechniqueStats st;
+  bool first = true;
+  for (;;) {
+    Result<bool> row = steps->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    const std::optional<StepOutcome> outcome = parse_outcome(steps->text(0));
+    if (!outcome) return Error::io("KB step with an unknown outcome `" + steps->text(0) + "`");
+    const bool measured = is_measured(*outcome);
+    const double x = measured ? steps->real(1) : 0.0;
+    st.attempts += 1;
+    st.compile_failures += *outcome == StepOutcome::compile_failure;
+    st.verify_failures += *outcome == StepOutcome::verify_failure;
+    st.slower += *outcome == StepOutcome::slower;
+    st.faster += *outcome == StepOutcome::faster;
+    st.measured += measured;
+    if (first) {
+      st.sum_log_speedup = x;
+      st.sum_sq_log_speedup = x * x;
+      st.last_seen = steps->int64(2);
+      first = false;
+    } else {
+      st.sum_log_speedup = st.sum_log_speedup + x;
+      st.sum_sq_log_speedup = st.sum_sq_log_speedup + x * x;
+      st.last_seen = std::max(st.last_seen, steps->int64(2));
+    }
+  }
+  Result<Statement> upsert =
+      db.prepare("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!upsert) return upsert.error();
+  KB_TRY(upsert->bind({state, technique, arch, st.attempts, st.compile_failures, st.verify_failures,
+                       st.slower, st.faster, st.measured, st.sum_log_speedup, st.sum_sq_log_speedup,
+                       st.last_seen}));
+  return upsert->run();
 }
 
 }  // namespace
@@ -107,8 +136,10 @@ Result<Recorded> Store::record_trajectory(const Trajectory& t) {
     KB_TRY(
         step->bind({t.id, s.step, s.state, s.action, outcome_name(s.outcome), s.reward, s.tokens}));
     KB_TRY(step->run());
-    KB_TRY(add_step_stats(db_, t, s));
   }
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const TrajectoryStep& s : t.steps) keys.emplace(s.state, s.action);
+  for (const auto& [state, technique] : keys) KB_TRY(rebuild_stats(db_, state, technique, t.arch));
   KB_TRY(tx->commit());
   return Recorded::added;
 }

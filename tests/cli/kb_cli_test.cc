@@ -29,7 +29,7 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
 
   auto stats = run_kblaster({"kb", "stats", repo.path().string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
-  EXPECT_THAT(stats.out, HasSubstr("(schema v1)"));
+  EXPECT_THAT(stats.out, HasSubstr("(schema v2)"));
   EXPECT_THAT(stats.out, HasSubstr("0 trajectories"));
 }
 
