@@ -94,6 +94,49 @@ Result<std::int64_t> count(const Store& store, const char* sql) {
   return *row ? st->int64(0) : 0;
 }
 
+// The (state, technique, arch) rows with the most measured steps: what the KB knows best.
+Result<nlohmann::json> most_evidence(const Store& store, int limit = 10) {
+  auto st = store.database().prepare(
+      "SELECT state, technique, arch, attempts, measured, faster, slower, sum_log_speedup "
+      "FROM stats ORDER BY measured DESC, state, technique, arch LIMIT ?");
+  if (!st) return st.error();
+  KB_TRY(st->bind({std::int64_t{limit}}));
+  nlohmann::json rows = nlohmann::json::array();
+  for (;;) {
+    auto row = st->step();
+    if (!row) return row.error();
+    if (!*row) return rows;
+    const std::int64_t measured = st->int64(4);
+    rows.push_back({{"state", st->text(0)},
+                    {"technique", st->text(1)},
+                    {"arch", st->text(2)},
+                    {"attempts", st->int64(3)},
+                    {"measured", measured},
+                    {"faster", st->int64(5)},
+                    {"slower", st->int64(6)},
+                    {"mean_log_speedup", measured > 0 ? st->real(7) / measured : 0.0}});
+  }
+}
+
+// The newest lessons, newest first.
+Result<nlohmann::json> recent_lessons(const Store& store, int limit = 5) {
+  auto st = store.database().prepare(
+      "SELECT state, technique, text, created_at FROM lessons ORDER BY created_at DESC, id LIMIT "
+      "?");
+  if (!st) return st.error();
+  KB_TRY(st->bind({std::int64_t{limit}}));
+  nlohmann::json rows = nlohmann::json::array();
+  for (;;) {
+    auto row = st->step();
+    if (!row) return row.error();
+    if (!*row) return rows;
+    rows.push_back({{"state", st->text(0)},
+                    {"technique", st->text(1)},
+                    {"text", st->text(2)},
+                    {"created_at", st->int64(3)}});
+  }
+}
+
 Result<nlohmann::json> summary(const Store& store) {
   nlohmann::json j = {{"kb", store.path().string()}};
   for (const auto& [key, sql] : std::vector<std::pair<const char*, const char*>>{
@@ -163,6 +206,12 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
   if (options.show->parsed()) return show(*store, options, session);
   auto j = summary(*store);
   if (!j) return j.error();
+  auto evidence = most_evidence(*store);
+  if (!evidence) return evidence.error();
+  (*j)["most_evidence"] = *evidence;
+  auto recent = recent_lessons(*store);
+  if (!recent) return recent.error();
+  (*j)["recent_lessons"] = *recent;
   if (options.common.json) {
     session.out << j->dump(2) << "\n";
     return ExitCode::ok;
@@ -172,6 +221,19 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
               << (*j)["trajectories"] << " trajectories (" << (*j)["steps"] << " steps, "
               << (*j)["measured_steps"] << " measured), " << (*j)["lessons"] << " lessons, "
               << (*j)["best_kernels"] << " best kernels\n";
+  if (!(*j)["most_evidence"].empty())
+    session.out << "most evidence (state, technique, arch: measured of attempts, mean speedup):\n";
+  for (const auto& r : (*j)["most_evidence"])
+    session.out << "  " << r["state"].get<std::string>() << "  "
+                << r["technique"].get<std::string>() << "  " << r["arch"].get<std::string>() << ": "
+                << r["measured"] << " of " << r["attempts"] << ", "
+                << percent_gain(r["mean_log_speedup"].get<double>()) << " (" << r["faster"]
+                << " faster, " << r["slower"] << " slower)\n";
+  if (!(*j)["recent_lessons"].empty()) session.out << "recent lessons:\n";
+  for (const auto& l : (*j)["recent_lessons"])
+    session.out << "  " << l["state"].get<std::string>() << " / "
+                << l["technique"].get<std::string>() << ": " << l["text"].get<std::string>()
+                << "\n";
   return ExitCode::ok;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "kb/store.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -79,6 +80,42 @@ TEST(KbCli, ExportImportRoundTripsAndMergeIsIdempotent) {
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_EQ(run_kblaster({"kb", "export", b.path().string()}).out, first.out)
       << "merging a KB with its own copy changes nothing";
+}
+
+TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
+  testing::TempDir repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  {
+    auto store = Store::open(repo.path() / ".kblaster" / "kb.sqlite");
+    ASSERT_TRUE(store.ok()) << store.error().describe();
+    Trajectory t{"t1", "softmax", "sm_90", 100, {}};
+    for (int i = 0; i < 3; ++i)
+      t.steps.push_back({i, "memory.dram_saturated", "vectorized_access", StepOutcome::faster, 0.2, 0});
+    ASSERT_TRUE(store->record_trajectory(t).ok());
+    ASSERT_TRUE(store->add_lesson({"", "memory.dram_saturated", "vectorized_access",
+                                   "float4 loads cut the load instructions by 4x", 101})
+                    .ok());
+  }
+  auto r = run_kblaster({"kb", "stats", repo.path().string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["most_evidence"].size(), 1u);
+  EXPECT_EQ(j["most_evidence"][0]["technique"], "vectorized_access");
+  EXPECT_EQ(j["most_evidence"][0]["measured"], 3);
+  EXPECT_NEAR(j["most_evidence"][0]["mean_log_speedup"].get<double>(), 0.2, 1e-12);
+  ASSERT_EQ(j["recent_lessons"].size(), 1u);
+  EXPECT_EQ(j["recent_lessons"][0]["text"], "float4 loads cut the load instructions by 4x");
+
+  auto text = run_kblaster({"kb", "stats", repo.path().string()});
+  EXPECT_THAT(text.out, HasSubstr("memory.dram_saturated  vectorized_access  sm_90: 3 of 3, +22.1%"));
+  EXPECT_THAT(text.out, HasSubstr("recent lessons:"));
+
+  auto show = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturated", "--top", "100", "--json"});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  bool exact = false;
+  for (const auto& b : nlohmann::json::parse(show.out)["states"][0]["best"])
+    exact = exact || (b["technique"] == "vectorized_access" && b["source"] == "exact");
+  EXPECT_TRUE(exact) << show.out;
 }
 
 TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }
