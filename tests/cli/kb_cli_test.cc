@@ -113,7 +113,8 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   auto show = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturated", "--top", "100", "--json"});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   bool exact = false;
-  for (const auto& b : nlohmann::json::parse(show.out)["states"][0]["best"])
+  const auto shown = nlohmann::json::parse(show.out);
+  for (const auto& b : shown["states"][0]["best"])
     exact = exact || (b["technique"] == "vectorized_access" && b["source"] == "exact");
   EXPECT_TRUE(exact) << show.out;
 }
