@@ -20,15 +20,11 @@ struct BenchOptions {
 };
 
 Result<ExitCode> run_bench(const BenchOptions& options, Session& session) {
-  auto repo = load_repository(options.common);
-  if (!repo) return repo.error();
-  const DeviceInfo device = session.device.probe();
-  if (!device.present)
-    return Error::environment("no CUDA device present (" + device.why_absent + ")");
-  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
-  if (!builds) return builds.error();
-  auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 60.0)});
-  if (!gpu) return gpu.error();
+  auto run = start_gpu_run(options.common, options.build, std::max(options.verify.timeout_s, 60.0),
+                           session);
+  if (!run) return run.error();
+  const BuildReport* builds = &run->builds;
+  GpuContext* gpu = &run->gpu;
   auto outcome = verify_and_bench(*builds, *gpu, options.verify, options.bench, session);
   if (!outcome) return outcome.error();
   if (options.common.json) session.out << outcome->report.dump(2) << "\n";

@@ -17,15 +17,10 @@ struct VerifyOptions {
 };
 
 Result<ExitCode> run_verify(const VerifyOptions& options, Session& session) {
-  auto repo = load_repository(options.common);
-  if (!repo) return repo.error();
-  const DeviceInfo device = session.device.probe();
-  if (!device.present)
-    return Error::environment("no CUDA device present (" + device.why_absent + ")");
-  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
-  if (!builds) return builds.error();
-  auto gpu = start_gpu(session, device, {60.0, options.verify.timeout_s});
-  if (!gpu) return gpu.error();
+  auto run = start_gpu_run(options.common, options.build, options.verify.timeout_s, session);
+  if (!run) return run.error();
+  const BuildReport* builds = &run->builds;
+  GpuContext* gpu = &run->gpu;
   auto results = verify_kernels(*builds, *gpu->client, options.verify, session);
   if (!results) return results.error();
 

@@ -4,7 +4,9 @@
 
 #include <memory>
 
+#include "cli/build_step.h"
 #include "cli/command.h"
+#include "cli/repository.h"
 #include "gpu/device_probe.h"
 #include "gpu/harness_client.h"
 #include "gpu/harness_session.h"
@@ -21,6 +23,18 @@ struct GpuContext {
 // Starts the harness and greets it, printing which GPU it found. Fails with
 // Error::environment when there is no CUDA device or no harness program.
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts);
+
+// What `verify` and `bench` start from: the repository, every selected kernel
+// built with its reference, and the harness running on the CUDA device.
+struct GpuRun {
+  LoadedRepo repo;  // owns the specs the builds point at; keep it with them
+  BuildReport builds;
+  GpuContext gpu;
+};
+
+// Error::environment before building anything when there is no CUDA device.
+Result<GpuRun> start_gpu_run(const CommonOptions& common, const BuildFlags& build,
+                             double launch_timeout_s, Session& session);
 
 // Where kblaster-harness is: $KBLASTER_HARNESS, else beside this executable.
 std::filesystem::path harness_path();

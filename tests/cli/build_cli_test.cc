@@ -46,6 +46,16 @@ TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   }
 }
 
+TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
+  const DeviceInfo device = CudaDriverProbe().probe();
+  if (device.present) GTEST_SKIP() << "a CUDA device is present: " << device.name;
+  for (const char* command : {"verify", "bench"}) {
+    auto r = run_kblaster({command, "examples/kernels"});
+    EXPECT_EQ(r.exit_code, 3) << command;
+    EXPECT_THAT(r.err, HasSubstr("no CUDA device present (")) << command;
+  }
+}
+
 TEST(RunCli, BrokenKernelsGetNamedReasonsAndExitOne) {
   testing::TempDir repo;
   repo.write("ok.cu", "__global__ void k(float* o) { o[0] = 1; }\nvoid ok(float* o) { k<<<1, 1>>>(o); }\n");
