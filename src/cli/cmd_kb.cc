@@ -94,11 +94,11 @@ Result<std::int64_t> count(const Store& store, const char* sql) {
   return *row ? st->int64(0) : 0;
 }
 
-// The (state, technique, arch) rows with the most measured steps: what the KB knows best.
-Result<nlohmann::json> most_evidence(const Store& store, int limit = 10) {
-  auto st = store.database().prepare(
-      "SELECT state, technique, arch, attempts, measured, faster, slower, sum_log_speedup "
-      "FROM stats ORDER BY measured DESC, state, technique, arch LIMIT ?");
+// Runs `sql`, whose one parameter is a row limit, and makes each row JSON with `to_json_row`.
+template <class RowToJson>
+Result<nlohmann::json> rows_of(const Store& store, const char* sql, int limit,
+                               RowToJson to_json_row) {
+  auto st = store.database().prepare(sql);
   if (!st) return st.error();
   KB_TRY(st->bind({std::int64_t{limit}}));
   nlohmann::json rows = nlohmann::json::array();
@@ -106,35 +106,40 @@ Result<nlohmann::json> most_evidence(const Store& store, int limit = 10) {
     auto row = st->step();
     if (!row) return row.error();
     if (!*row) return rows;
-    const std::int64_t measured = st->int64(4);
-    rows.push_back({{"state", st->text(0)},
-                    {"technique", st->text(1)},
-                    {"arch", st->text(2)},
-                    {"attempts", st->int64(3)},
-                    {"measured", measured},
-                    {"faster", st->int64(5)},
-                    {"slower", st->int64(6)},
-                    {"mean_log_speedup", measured > 0 ? st->real(7) / measured : 0.0}});
+    rows.push_back(to_json_row(*st));
   }
+}
+
+// The (state, technique, arch) rows with the most measured steps: what the KB knows best.
+Result<nlohmann::json> most_evidence(const Store& store, int limit = 10) {
+  return rows_of(
+      store,
+      "SELECT state, technique, arch, attempts, measured, faster, slower, sum_log_speedup "
+      "FROM stats ORDER BY measured DESC, state, technique, arch LIMIT ?",
+      limit, [](const Statement& st) {
+        const std::int64_t measured = st.int64(4);
+        return nlohmann::json{{"state", st.text(0)},
+                              {"technique", st.text(1)},
+                              {"arch", st.text(2)},
+                              {"attempts", st.int64(3)},
+                              {"measured", measured},
+                              {"faster", st.int64(5)},
+                              {"slower", st.int64(6)},
+                              {"mean_log_speedup", measured > 0 ? st.real(7) / measured : 0.0}};
+      });
 }
 
 // The newest lessons, newest first.
 Result<nlohmann::json> recent_lessons(const Store& store, int limit = 5) {
-  auto st = store.database().prepare(
-      "SELECT state, technique, text, created_at FROM lessons ORDER BY created_at DESC, id LIMIT "
-      "?");
-  if (!st) return st.error();
-  KB_TRY(st->bind({std::int64_t{limit}}));
-  nlohmann::json rows = nlohmann::json::array();
-  for (;;) {
-    auto row = st->step();
-    if (!row) return row.error();
-    if (!*row) return rows;
-    rows.push_back({{"state", st->text(0)},
-                    {"technique", st->text(1)},
-                    {"text", st->text(2)},
-                    {"created_at", st->int64(3)}});
-  }
+  return rows_of(store,
+                 "SELECT state, technique, text, created_at FROM lessons "
+                 "ORDER BY created_at DESC, id LIMIT ?",
+                 limit, [](const Statement& st) {
+                   return nlohmann::json{{"state", st.text(0)},
+                                         {"technique", st.text(1)},
+                                         {"text", st.text(2)},
+                                         {"created_at", st.int64(3)}};
+                 });
 }
 
 Result<nlohmann::json> summary(const Store& store) {
