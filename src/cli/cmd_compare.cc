@@ -115,6 +115,7 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
 CommandAction setup_compare(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
   add_common_options(app, options->common);
+  app.remove_option(app.get_option("--kernel"));  // A and B are named by --a and --b
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify);
   app.add_option("--a", options->a, "Kernel A, the baseline")->required();

@@ -82,6 +82,14 @@ TEST(PlanCli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_kblaster({}).exit_code, 2);
 }
 
+TEST(PlanCli, CompareNamesItsCandidatesWithAAndBNotKernel) {
+  auto help = run_kblaster({"compare", "--help"});
+  ASSERT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("--a"));
+  EXPECT_THAT(help.out, ::testing::Not(HasSubstr("--kernel")));
+  EXPECT_EQ(run_kblaster({"compare", "examples/kernels", "--a", "axpy", "--kernel", "x"}).exit_code, 2);
+}
+
 TEST(PlanCli, HelpIsGeneratedFromTheCommandTable) {
   auto help = run_kblaster({"help"});
   ASSERT_EQ(help.exit_code, 0);
