@@ -49,6 +49,8 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   EXPECT_EQ(reasons["writes_its_input"], "input_mutated");
   EXPECT_EQ(reasons["uses_another_stream"], "work_outside_stream");
   EXPECT_EQ(reasons["caches_its_output"], "output_cached");
+  EXPECT_EQ(reasons["waits_on_an_event"], "work_outside_stream");
+  EXPECT_EQ(reasons["synchronizes_in_its_launcher"], "launcher_synchronizes");
   EXPECT_EQ(reasons["never_finishes"], "timeout");
   std::cerr << r.err;
 }
