@@ -2,7 +2,8 @@
 # Runs on the GPU test machine (../shared/GPU.md) from the repository root, with
 # the build carried in .device/ (scripts/stage-device.sh makes it). Writes logs
 # and JSON under $OUT and prints a short summary last.
-#   bench/run_on_device.sh tests            the gpu-labelled tests
+#   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
+#                                           study's tables and JSON go to $OUT too
 #   bench/run_on_device.sh bench [ARGS…]    kblaster bench examples/kernels ARGS
 #   bench/run_on_device.sh noise            kblaster bench --repeat 10, then the same kernels
 #                                           under triton's do_bench and a torch event loop
@@ -20,7 +21,7 @@ what=${1:-tests}
 shift || true
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >>"$OUT/gpu.txt" 2>&1
 case "$what" in
-  tests) "$D/kblaster_device_tests" 2>&1 | tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) ";;
+  tests) KBLASTER_DEVICE_LOG_DIR=$OUT "$D/kblaster_device_tests" --gtest_filter="${1:-*}" 2>&1 | tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) ";;
   bench) "$D/kblaster" bench examples/kernels --json "$@" >"$OUT/bench.json" 2>"$OUT/bench.log"; echo "exit $?"; grep -E "^bench|REJECTED|FAILED|error" "$OUT/bench.log";;
   noise)
     "$D/kblaster" bench examples/kernels --repeat 10 --json >"$OUT/bench_repeat10.json" 2>"$OUT/bench_repeat10.log"

@@ -29,6 +29,7 @@ nlohmann::json Harness::load(const nlohmann::json& request) {
   reference_.reset();
   for (const auto& path : request.at("candidates"))
     candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
+  warmed_.assign(candidates_.size(), false);
   const auto& ref = request.value("reference", nlohmann::json());
   if (!ref.is_null()) {
     const bool cpu = ref.at("kind") == "cpu";
@@ -44,6 +45,7 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
   workload_.reset();
   bench_expected_.reset();
   workload_ = std::make_unique<Workload>(parse_args(request.at("args")));
+  warmed_.assign(candidates_.size(), false);
   return {{"bytes", workload_->device_bytes()}};
 }
 
@@ -97,7 +99,8 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against) {
   Workload& w = workload();
   if (against.is_object()) {
     EntryFn base = candidate(against.at("candidate"));
-    LaunchTiming t = launch(base, w.candidate_args(), kPoisonA);
+    // Untimed, so not held: its first call may load modules, which waits for the device.
+    LaunchTiming t = launch(base, w.candidate_args(), kPoisonA, {}, Hold::no);
     if (t.entry_status != 0)
       throw HarnessFailure(std::string("the candidate used as reference failed: ") +
                            cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
@@ -111,7 +114,7 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against) {
     return w.cpu_reference_outputs();
   }
   auto fn = reinterpret_cast<EntryFn>(reference_->object.symbol());
-  LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA);
+  LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA, {}, Hold::no);
   if (t.entry_status != 0)
     throw HarnessFailure(std::string("the GPU reference failed: ") +
                          cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));

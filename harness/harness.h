@@ -66,6 +66,10 @@ class Harness {
   // Per candidate: a device copy of its outputs after its last timed launch.
   std::vector<std::vector<DeviceBuffer>> last_timed_;
   std::vector<bool> has_last_timed_;
+  // Per candidate: whether it has run unheld since the last `load` or `setup`.
+  // A first call may load modules or allocate (synchronising the device), which
+  // must not happen while the stream is held and timed.
+  std::vector<bool> warmed_;
   std::string sticky_error_;
 };
 

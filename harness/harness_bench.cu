@@ -39,6 +39,15 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
   nlohmann::json samples = nlohmann::json::array();
   for (const auto& index : request.at("order")) {
     EntryFn entry = candidate(index);
+    const auto c = index.get<std::size_t>();
+    if (!warmed_.at(c)) {
+      // Untimed and unheld: the first call at this size may load modules or allocate.
+      const LaunchTiming w0 = launch(entry, w.candidate_args(), kPoisonA, {}, Hold::no);
+      if (w0.entry_status != 0)
+        throw HarnessFailure("candidate " + index.dump() + " failed in its warm-up launch: " +
+                             cudaGetErrorName(static_cast<cudaError_t>(w0.entry_status)));
+      warmed_.at(c) = true;
+    }
     // Outputs are poisoned before every sample (alternating poisons, outside
     // the timed interval), and a copy of each candidate's outputs after its
     // last sample is kept for `recheck`: a candidate that skips its work while
@@ -50,7 +59,6 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
                            (t.hold_expired
                                 ? std::string("the launcher waited for the GPU")
                                 : cudaGetErrorName(static_cast<cudaError_t>(t.entry_status))));
-    const auto c = index.get<std::size_t>();
     w.copy_outputs(last_timed_.at(c), rig_->stream());
     has_last_timed_.at(c) = true;
     samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});

@@ -73,9 +73,11 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   auto failed = verify_head(spec, *gpu.client, head, has_reference ? Against{} : Against{0}, seeds);
   if (!failed) return failed.error();
   if (*failed) {
-    row.verdict = has_reference ? "WRONG" : "REGRESSION";
-    row.reason = (has_reference ? "" : "functional regression against base: ") + (*failed)->reason +
-                 ": " + (*failed)->message;
+    row.verdict = "REGRESSION";
+    row.reason = std::string(has_reference ? "functional regression: head fails its reference: "
+                                           : "functional regression: head's output differs from "
+                                             "base's: ") +
+                 (*failed)->reason + ": " + (*failed)->message;
     row.problem = CheckRow::Problem::error;
     return Ok{};
   }
