@@ -1,0 +1,42 @@
+// The deterministic performance-state classifier: a profile (per kernel and
+// summed) and a code signature in, one PerfState out. The rules are one ordered
+// table (state_rules.cc), documented rule by rule in docs/states.md; their keys
+// are exactly the states of kb/catalogue/states.json.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profile/code_signature.h"
+#include "profile/kernel_profile.h"
+#include "profile/roofline.h"
+
+namespace kblaster {
+
+// What the classifier concluded. `explanation` is one line that cites the
+// numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
+struct PerfState {
+  std::string key;          // e.g. "memory.dram_saturated"
+  std::string bottleneck;   // the key's class: memory, compute, latency, launch
+  std::string explanation;
+  std::vector<std::string> features;  // the signature's features, for the KB key
+};
+
+// Everything a rule may read. `kernels` are the launcher's kernels one by one
+// (at least one); `total` is their sum (sum_profiles), the same as kernels[0]
+// for a single kernel. `roofline` is set when the workload's minimum bytes and
+// FLOPs and measured ceilings are known.
+struct ClassifierInput {
+  std::vector<KernelProfile> kernels;
+  KernelProfile total;
+  CodeSignature signature;
+  std::optional<RooflinePosition> roofline;
+};
+
+// Applies the rules in order; the first that matches decides. Never fails: with
+// nothing conclusive it returns latency.no_dominant_bottleneck and says which
+// inputs were missing.
+PerfState classify(const ClassifierInput& input);
+
+}  // namespace kblaster
