@@ -23,7 +23,12 @@ std::vector<std::string> not_hit(const ChangePlan& plan) {
 }  // namespace
 
 void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::string& source) {
-  out << "changes " << plan.range.base.short_hex() << ".." << plan.range.head.short_hex()
+  if (plan.new_branch)
+    out << "no base revision (from " << source << "): the push created its branch, so all "
+        << plan.changes.hits.size() << " kernel(s) at " << plan.range.head.short_hex()
+        << " are new\n";
+  else
+    out << "changes " << plan.range.base.short_hex() << ".." << plan.range.head.short_hex()
       << " (from " << source << "): " << plan.paths.size() << " file(s) changed, "
       << plan.changes.hits.size() << " of " << plan.head_config.kernels.size()
       << " kernel(s) hit\n";
@@ -53,12 +58,13 @@ nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
     j["base_source"] = h.base_source ? nlohmann::json(*h.base_source) : nlohmann::json(nullptr);
     hits.push_back(std::move(j));
   }
-  nlohmann::json j = {{"base", plan.range.base.hex},
+  nlohmann::json j = {{"base", plan.new_branch ? nlohmann::json() : nlohmann::json(plan.range.base.hex)},
                       {"head", plan.range.head.hex},
                       {"source", source},
                       {"changed_paths", paths},
                       {"hits", hits},
-                      {"not_hit", not_hit(plan)}};
+                      {"not_hit", not_hit(plan)},
+                      {"new_branch", plan.new_branch}};
   j["base_config_error"] = plan.changes.base_config_error
                                ? nlohmann::json(plan.changes.base_config_error->describe())
                                : nlohmann::json(nullptr);

@@ -66,20 +66,18 @@ Status build_revision(const Repo& git, const CommitId& commit, const Config& con
 Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
   auto requested = requested_range(options.revisions);
   if (!requested) return requested.error();
-  if (!*requested || !(*requested)->base)
+  if (!*requested)
     return Error::usage(
-        "check needs a revision range: give --base and --head, or --event "
-        "for a pull request or a push to an existing branch");
+        "check needs a revision range: give --base and --head, or --event for a pull request "
+        "or a push");
   const RequestedRange& want = **requested;
   const auto repo_root = std::filesystem::absolute(options.common.repo).lexically_normal();
   auto git = GitRepo::open(repo_root);
   if (!git) return git.error();
-  auto range =
-      resolve_range(**git, *want.base, want.head,
-                    options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
-  if (!range) return range.error();
-  auto plan = plan_change(**git, *range);
+  auto plan = plan_revisions(**git, want.base, want.head,
+                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
+  const RevisionRange* range = &plan->range;
   const CheckConfig& policy = plan->head_config.check;
 
   std::vector<std::string> head_names, base_names;
@@ -87,9 +85,15 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
     if (hit.why != KernelHit::Why::deleted) head_names.push_back(hit.kernel);
     if (hit.base_name && plan->base_config) base_names.push_back(*hit.base_name);
   }
-  session.progress << "check: " << plan->changes.hits.size() << " kernel(s) hit from "
-                   << range->base.short_hex() << " to " << range->head.short_hex() << " ("
-                   << want.source << ")\n";
+  if (want.base)
+    session.progress << "check: " << plan->changes.hits.size() << " kernel(s) hit from "
+                     << range->base.short_hex() << " to " << range->head.short_hex() << " ("
+                     << want.source << ")\n";
+  else
+    session.progress << "check: no base revision (" << want.source
+                     << "): the push created its branch, so all " << plan->changes.hits.size()
+                     << " kernel(s) at " << range->head.short_hex()
+                     << " are new: verified, not timed\n";
   const DeviceInfo device = session.device.probe();
   Revision head, base;
   KB_TRY(build_revision(**git, range->head, plan->head_config, head_names, repo_root, options.build,
@@ -135,7 +139,7 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
     nlohmann::json j_rows = nlohmann::json::array();
     for (const auto& r : rows) j_rows.push_back(to_json(r));
     nlohmann::json j = {
-        {"base", range->base.hex},
+        {"base", want.base ? nlohmann::json(range->base.hex) : nlohmann::json()},
         {"head", range->head.hex},
         {"source", want.source},
         {"fail_on", fail_on_name(policy.fail_on)},

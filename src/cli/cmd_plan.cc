@@ -27,20 +27,8 @@ Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRang
                                  Session& session) {
   auto git = GitRepo::open(options.common.repo);
   if (!git) return git.error();
-  if (!requested.base) {
-    // A push that created its branch: there is nothing to compare against.
-    auto head = (*git)->resolve(requested.head);
-    if (!head) return head.error();
-    session.out << "no base revision (from " << requested.source
-                << "): the push created its branch, so every kernel at " << head->short_hex()
-                << " is new\n";
-    return ExitCode::ok;
-  }
-  auto range =
-      resolve_range(**git, *requested.base, requested.head,
-                    options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
-  if (!range) return range.error();
-  auto plan = plan_change(**git, *range);
+  auto plan = plan_revisions(**git, requested.base, requested.head,
+                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   if (options.common.json)
     session.out << to_json(*plan, requested.source).dump(2) << "\n";

@@ -36,4 +36,32 @@ Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
   return plan;
 }
 
+Result<ChangePlan> plan_new_branch(const Repo& repo, const CommitId& head) {
+  auto head_tree = repo.tree_at(head);
+  if (!head_tree) return head_tree.error();
+  auto head_config = load_config(**head_tree);
+  if (!head_config) {
+    Error e = head_config.error();
+    e.message += " (at head revision " + head.short_hex() + ")";
+    return e;
+  }
+  ChangePlan plan{{head, head}, std::move(*head_config), std::nullopt, {}, {}, true};
+  RevisionFiles none{nullptr, [](const std::string&) { return std::optional<std::string>(); }};
+  RevisionFiles at_head{&plan.head_config, reader_of(**head_tree)};
+  plan.changes = compute_change_set(none, at_head, {});
+  return plan;
+}
+
+Result<ChangePlan> plan_revisions(const Repo& repo, const std::optional<std::string>& base,
+                                  const std::string& head, BaseMode mode) {
+  if (!base) {
+    auto at = repo.resolve(head);
+    if (!at) return at.error();
+    return plan_new_branch(repo, *at);
+  }
+  auto range = resolve_range(repo, *base, head, mode);
+  if (!range) return range.error();
+  return plan_change(repo, *range);
+}
+
 }  // namespace kblaster

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/kernel_spec.h"
@@ -20,11 +21,22 @@ struct ChangePlan {
   std::optional<Config> base_config;  // nullopt: it did not load (see changes.base_config_error)
   std::vector<PathChange> paths;      // what differs from base to head
   ChangeSet changes;                  // the kernels those paths hit
+  bool new_branch = false;            // no base: every head kernel is new (plan_new_branch)
 };
 
 // Loads the configuration at both ends of `range` from git and computes the change
 // set. Fails if head's configuration does not load (Error::config; the message
 // names the revision) or a git call fails; a base that does not load is noted.
 Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range);
+
+// A push that created its branch has no base: every kernel declared at `head` is
+// new. `range.base` is `head`, `base_config` is nullopt and `new_branch` is set. Fails as plan_change
+// does when head's configuration does not load.
+Result<ChangePlan> plan_new_branch(const Repo& repo, const CommitId& head);
+
+// Resolves `base` and `head` (revision strings) and plans the change between
+// them; with no `base`, plans a new branch at `head`. Errors as resolve_range.
+Result<ChangePlan> plan_revisions(const Repo& repo, const std::optional<std::string>& base,
+                                  const std::string& head, BaseMode mode);
 
 }  // namespace kblaster

@@ -116,5 +116,50 @@ TEST(CheckCli, AHeadThatDoesNotCompileExitsOne) {
   EXPECT_EQ(j["kernels"][0]["verdict"], "BUILD_FAILED");
 }
 
+// A GitHub push event whose `before` is all zeros: the push created its branch.
+class NewBranchPush : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto event = events.write(
+        "push.json", R"({"before":"0000000000000000000000000000000000000000","after":")" +
+                         repo.head + R"("})");
+    setenv("GITHUB_EVENT_PATH", event.c_str(), 1);
+    setenv("GITHUB_EVENT_NAME", "push", 1);
+  }
+  void TearDown() override {
+    unsetenv("GITHUB_EVENT_PATH");
+    unsetenv("GITHUB_EVENT_NAME");
+  }
+  ChangedRepo repo;
+  testing::TempDir events, cache;
+};
+
+TEST_F(NewBranchPush, PlanListsEveryKernelAsNew) {
+  auto r = run_kblaster({"plan", repo.dir.path().string(), "--event"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("the push created its branch, so all 2 kernel(s)"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("uses_header +new_kernel"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("standalone +new_kernel"));
+}
+
+TEST_F(NewBranchPush, CheckBuildsEveryKernelAtHeadAndNothingAtBase) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--event", "--cache-dir",
+                         cache.path().string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no base revision (push event"));
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["base"].is_null());
+  EXPECT_EQ(j["head"], repo.head);
+  ASSERT_EQ(j["kernels"].size(), 2u) << j.dump(2);
+  for (const auto& k : j["kernels"]) {
+    EXPECT_EQ(k["base"], "-");
+    EXPECT_EQ(k["head"], "built");
+  }
+  EXPECT_EQ(j["builds"]["head"]["kernels"].size(), 2u);
+  EXPECT_TRUE(j["builds"]["base"]["kernels"].empty());
+}
+
 }  // namespace
 }  // namespace kblaster
