@@ -35,6 +35,8 @@ class Harness {
   nlohmann::json recheck(const nlohmann::json& request);
   nlohmann::json peak_bandwidth();
   nlohmann::json peak_fp32();
+  nlohmann::json profile(const nlohmann::json& request);
+  nlohmann::json peak_tensor();
 
   // Set once a launch faulted: the CUDA context is unusable and every later
   // request fails with this message, so the parent starts a new harness.

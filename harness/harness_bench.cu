@@ -1,26 +1,9 @@
-// Harness's timing ops: fresh bench inputs, interleaved samples, the
-// re-verification after timing, and the device-to-device copy ceiling.
+// Harness's timing ops: fresh bench inputs, interleaved samples, and the
+// re-verification after timing.
 #include "cuda_check.h"
 #include "harness.h"
 
 namespace kblaster::harness {
-namespace {
-
-constexpr int kFmaChains = 8;
-
-// Independent FMA chains per thread, so the FP32 pipes, not latency, bound it.
-__global__ void fma_kernel(float* sink, int iterations) {
-  float a[kFmaChains];
-  for (int c = 0; c < kFmaChains; ++c) a[c] = threadIdx.x * 1e-3f + c;
-  for (int i = 0; i < iterations; ++i)
-#pragma unroll
-    for (int c = 0; c < kFmaChains; ++c) a[c] = fmaf(a[c], 0.999999f, 1e-6f);
-  float sum = 0.0f;
-  for (int c = 0; c < kFmaChains; ++c) sum += a[c];
-  if (sum == 1234.5f) *sink = sum;  // keeps the chains alive; never true in practice
-}
-
-}  // namespace
 
 nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   Workload& w = workload();
@@ -76,50 +59,6 @@ nlohmann::json Harness::recheck(const nlohmann::json& request) {
   const Verdict v =
       compare_outputs(outputs(), last, *bench_expected_, parse_tolerance(request.at("tolerance")));
   return {{"verdict", v.to_json()}};
-}
-
-nlohmann::json Harness::peak_fp32() {
-  if (!rig_) hello();
-  int device = 0, sms = 0;
-  KBH_CUDA(cudaGetDevice(&device));
-  KBH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = sms * 8, threads = 256, iterations = 8192;
-  DeviceBuffer sink(sizeof(float));
-  Event start, stop;
-  cudaStream_t s = rig_->stream();
-  double best = 0.0;
-  for (int i = 0; i < 6; ++i) {
-    KBH_CUDA(cudaEventRecord(start.get(), s));
-    fma_kernel<<<blocks, threads, 0, s>>>(static_cast<float*>(sink.get()), iterations);
-    KBH_CUDA(cudaGetLastError());
-    KBH_CUDA(cudaEventRecord(stop.get(), s));
-    KBH_CUDA(cudaEventSynchronize(stop.get()));
-    float ms = 0.0f;
-    KBH_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    const double flops = 2.0 * blocks * threads * iterations * kFmaChains;
-    if (i >= 1) best = std::max(best, flops / (ms * 1e-3));
-  }
-  return {{"flops_per_s", best}};
-}
-
-nlohmann::json Harness::peak_bandwidth() {
-  if (!rig_) hello();
-  constexpr std::size_t kBytes = std::size_t{1} << 30;
-  DeviceBuffer a(kBytes), b(kBytes);
-  Event start, stop;
-  cudaStream_t s = rig_->stream();
-  KBH_CUDA(cudaMemsetAsync(a.get(), 1, kBytes, s));
-  double best = 0.0;
-  for (int i = 0; i < 12; ++i) {
-    KBH_CUDA(cudaEventRecord(start.get(), s));
-    KBH_CUDA(cudaMemcpyAsync(b.get(), a.get(), kBytes, cudaMemcpyDeviceToDevice, s));
-    KBH_CUDA(cudaEventRecord(stop.get(), s));
-    KBH_CUDA(cudaEventSynchronize(stop.get()));
-    float ms = 0.0f;
-    KBH_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    if (i >= 2) best = std::max(best, 2.0 * kBytes / (ms * 1e-3));  // read + write
-  }
-  return {{"bytes_per_s", best}};
 }
 
 }  // namespace kblaster::harness

@@ -26,6 +26,8 @@ json dispatch(Harness& h, const json& request) {
   if (op == "recheck") return h.recheck(request);
   if (op == "peak_bandwidth") return h.peak_bandwidth();
   if (op == "peak_fp32") return h.peak_fp32();
+  if (op == "peak_tensor") return h.peak_tensor();
+  if (op == "profile") return h.profile(request);
   throw kblaster::harness::HarnessFailure("unknown op `" + op + "`");
 }
 

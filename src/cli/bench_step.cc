@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/ceilings_cache.h"
 #include "stats/quantile.h"
 
 namespace kblaster {
@@ -11,14 +12,10 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
                                       Session& session) {
   auto verified = verify_kernels(builds, *gpu.client, verify, session);
   if (!verified) return verified.error();
-  auto peak = gpu.client->peak_bandwidth();
-  if (!peak) return peak.error();
-  auto fp32 = gpu.client->peak_fp32();
-  if (!fp32) return fp32.error();
-  const Ceilings ceilings{*peak, *fp32};
-  session.progress << "measured ceilings: DRAM " << ceilings.dram_bytes_per_s / 1e12
-                   << " TB/s (device-to-device copy), FP32 " << ceilings.fp32_flops_per_s / 1e12
-                   << " TFLOP/s (FMA chains)\n";
+  auto measured = measured_ceilings(*gpu.client, gpu.harness_device.name,
+                                    builds.cache_dir / "ceilings.json", session);
+  if (!measured) return measured.error();
+  const Ceilings ceilings = *measured;
 
   BenchOutcome outcome;
   nlohmann::json kernels = nlohmann::json::array();

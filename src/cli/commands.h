@@ -13,5 +13,7 @@ CommandAction setup_bench(CLI::App& app);
 CommandAction setup_compare(CLI::App& app);
 CommandAction setup_kb(CLI::App& app);
 CommandAction setup_check(CLI::App& app);
+CommandAction setup_profile(CLI::App& app);
+CommandAction setup_classify(CLI::App& app);
 
 }  // namespace kblaster

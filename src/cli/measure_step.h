@@ -12,6 +12,7 @@
 #include "cli/build_step.h"
 #include "core/clock.h"
 #include "gpu/harness_client.h"
+#include "profile/roofline.h"
 #include "stats/stopping_rule.h"
 #include "stats/summary.h"
 
@@ -26,10 +27,8 @@ struct BenchFlags {
 void add_bench_flags(CLI::App& app, BenchFlags& flags);
 
 // The device's measured ceilings, against which achieved rates are reported.
-struct Ceilings {
-  double dram_bytes_per_s = 0.0;  // device-to-device copy, bytes read + written
-  double fp32_flops_per_s = 0.0;  // FP32 FMA chains on every SM; 0 if not measured
-};
+// Ceilings are profile/roofline.h's MeasuredCeilings (cli/ceilings_cache.h measures and caches them).
+using Ceilings = MeasuredCeilings;
 
 struct Measurement {
   std::string size;             // the timed size, "n=16777216"

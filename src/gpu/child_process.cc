@@ -324,6 +324,22 @@ ChildProcess::~ChildProcess() = default;
 ChildProcess::ChildProcess(ChildProcess&&) noexcept = default;
 ChildProcess& ChildProcess::operator=(ChildProcess&&) noexcept = default;
 
+Result<int> ChildProcess::finish(double timeout_s) {
+  if (!state_ || !running()) return state_ ? state_->exit_code : -1;
+  state_->to_child.write_end.reset();  // end of file: the harness leaves its loop and exits
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(timeout_s));
+  while (!state_->group.exited() && Clock::now() < deadline) {
+    state_->read_stderr();  // keeps a chatty child from blocking on a full pipe
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!state_->group.exited())
+    return Error::io(state_->program + " did not exit within " + std::to_string(timeout_s) +
+                     " s of its input closing; killed");
+  state_->end(ChildFailure::exited);
+  return state_->exit_code;
+}
+
 ChildReply ChildProcess::request(std::string_view line, double timeout_s) {
   if (!state_) return {{}, ChildError{ChildFailure::exited, "no child: moved from", -1, {}}};
   if (!running())

@@ -65,6 +65,11 @@ class ChildProcess {
   // group is killed and reaped, running() is false, and later requests fail as exited.
   ChildReply request(std::string_view line, double timeout_s);
 
+  // Closes the child's stdin and waits up to timeout_s for it to exit by itself
+  // (a wrapper such as ncu writes its results then); kills the group after that.
+  // The exit code (128 + signal when killed), or the failure.
+  Result<int> finish(double timeout_s);
+
   bool running() const;
   pid_t pid() const;  // the leader, which is also the process group id; -1 once reaped
   const SandboxReport& sandbox() const;

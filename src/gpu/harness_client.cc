@@ -177,4 +177,17 @@ Result<double> HarnessClient::peak_fp32() {
                 [](const nlohmann::json& a) { return a.at("flops_per_s").get<double>(); });
 }
 
+Result<double> HarnessClient::peak_tensor() {
+  auto r = call({{"op", "peak_tensor"}}, timeouts_.control_s);
+  if (!r) return r.error();
+  return parsed("peak_tensor", *r,
+                [](const nlohmann::json& a) { return a.at("flops_per_s").get<double>(); });
+}
+
+Result<double> HarnessClient::profile(int candidate, std::uint64_t seed) {
+  auto r = call({{"op", "profile"}, {"candidate", candidate}, {"seed", seed}}, timeouts_.launch_s);
+  if (!r) return r.error();
+  return parsed("profile", *r, [](const nlohmann::json& a) { return a.at("gpu_s").get<double>(); });
+}
+
 }  // namespace kblaster

@@ -88,6 +88,10 @@ class HarnessClient {
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
   Result<double> peak_bandwidth();  // bytes per second
   Result<double> peak_fp32();       // FP32 FLOP per second (FMA = 2)
+  Result<double> peak_tensor();     // bf16 tensor-core FLOP per second (wmma, FP32 accumulate)
+  // One untimed launch of `candidate` on inputs from `seed`, inside the NVTX
+  // range "kblaster" (after an unprofiled warm-up); its event time in seconds.
+  Result<double> profile(int candidate, std::uint64_t seed);
 
  private:
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);

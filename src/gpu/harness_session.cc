@@ -41,6 +41,18 @@ HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sand
   spec_.sandbox = std::move(sandbox);
 }
 
+HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox) {
+  spec_.argv = std::move(argv);
+  spec_.sandbox = std::move(sandbox);
+}
+
+Result<int> HarnessSession::finish(double timeout_s) {
+  if (!child_) return 0;
+  auto code = child_->finish(timeout_s);
+  child_.reset();
+  return code;
+}
+
 std::optional<SandboxReport> HarnessSession::sandbox() const {
   if (!child_ || !child_->running()) return std::nullopt;
   return child_->sandbox();

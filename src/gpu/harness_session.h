@@ -49,11 +49,17 @@ class HarnessRunner {
 class HarnessSession final : public HarnessRunner {
  public:
   explicit HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox = {});
+  // The harness run through a wrapper (ncu in profile mode): `argv` is the whole
+  // command line, ending with the harness.
+  HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox);
 
   Result<nlohmann::json> call(const nlohmann::json& request, double timeout_s) override;
   HarnessFailure last_failure() const override { return last_failure_; }
   std::uint64_t generation() const override { return generation_; }
   void restart() override { child_.reset(); }
+  // Ends the harness gracefully: closes its input and waits up to timeout_s for
+  // it (and a wrapper) to exit. Its exit code; an Error if it had to be killed.
+  Result<int> finish(double timeout_s);
 
   // What the running harness's sandbox got; nullopt while none runs.
   std::optional<SandboxReport> sandbox() const;

@@ -23,9 +23,9 @@ struct KernelProfile {
   std::optional<double> elapsed_cycles;         // gpc__cycles_elapsed.max
   std::optional<double> sm_throughput_pct;      // sm__throughput.avg.pct_of_peak_sustained_elapsed
   std::optional<double> memory_throughput_pct;  // gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
-  std::optional<double> dram_throughput_pct;    // dram__throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double> dram_throughput_pct;    // gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed (or dram__…)
   std::optional<double> l2_throughput_pct;      // lts__throughput.avg.pct_of_peak_sustained_elapsed
-  std::optional<double> l1_throughput_pct;      // l1tex__throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double> l1_throughput_pct;      // l1tex__throughput.avg.pct_of_peak_sustained_active
   std::optional<double> dram_bytes_read;        // dram__bytes_read.sum (bytes)
   std::optional<double> dram_bytes_written;     // dram__bytes_write.sum (bytes)
   std::optional<double> l1_hit_rate_pct;        // l1tex__t_sector_hit_rate.pct
@@ -44,7 +44,9 @@ struct KernelProfile {
   std::optional<double> limit_blocks_by_registers, limit_blocks_by_shared, limit_blocks_by_warps,
       limit_blocks_by_sm;
 
-  // Pipes and issue (percent of peak sustained active).
+  // Pipes and issue (percent of peak sustained active). tensor: all tensor pipes
+  // (sm__pipe_tensor_cycles_active), else HMMA; xu: sm__inst_executed_pipe_xu
+  // where sm__pipe_xu_cycles_active reads "n/a" (sm_90).
   std::optional<double> fma_pipe_pct, fp64_pipe_pct, tensor_pipe_pct, alu_pipe_pct, xu_pipe_pct;
   std::optional<double> issue_active_pct;  // sm__inst_issued.avg.pct_of_peak_sustained_active
 

@@ -38,7 +38,8 @@ struct NcuKernel {
 // Parses `csv`; `origin` names the file in errors. Lines before the header
 // (ncu's "==PROF==" banners, program output) are skipped. A file with no
 // recognisable header, or a row with the wrong number of cells, is a config
-// error naming origin:line.
+// error naming origin:line. Details rows may stop short of the trailing rule
+// columns ("Rule Name", …), as ncu 2025 prints them; "n/a" is a missing value.
 Result<std::vector<NcuKernel>> parse_ncu_csv(std::string_view csv, const std::string& origin);
 
 }  // namespace kblaster

@@ -20,7 +20,7 @@ struct PerfState {
   std::string key;          // e.g. "memory.dram_saturated"
   std::string bottleneck;   // the key's class: memory, compute, latency, launch
   std::string explanation;
-  std::vector<std::string> features;  // the signature's features, for the KB key
+  std::vector<std::string> features;  // left empty by classify(); callers fill it from signature.features()
 };
 
 // Everything a rule may read. `kernels` are the launcher's kernels one by one

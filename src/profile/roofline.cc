@@ -14,6 +14,7 @@ RooflinePosition roofline_position(double min_bytes, double flops, double measur
   p.limit = p.compute_floor_s > p.memory_floor_s ? "compute" : "memory";
   p.share_of_limit = measured_s > 0.0 ? p.floor_s / measured_s : 0.0;
   p.arithmetic_intensity = min_bytes > 0.0 ? flops / min_bytes : 0.0;
+  p.min_bytes = min_bytes;
   return p;
 }
 

@@ -22,6 +22,7 @@ struct RooflinePosition {
   double share_of_limit = 0.0;   // floor_s / measured time (1 = at the roofline)
   std::string limit;             // "memory" or "compute": the larger floor
   double arithmetic_intensity = 0.0;  // flops / min_bytes
+  double min_bytes = 0.0;             // the workload's minimum DRAM traffic
 };
 
 // The position of a kernel moving `min_bytes` and doing `flops` in `measured_s`.

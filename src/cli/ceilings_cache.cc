@@ -1,0 +1,79 @@
+#include "cli/ceilings_cache.h"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace kblaster {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+void print(Session& session, const MeasuredCeilings& c) {
+  session.progress << "DRAM " << c.dram_bytes_per_s / 1e12 << " TB/s (device-to-device copy), FP32 "
+                   << c.fp32_flops_per_s / 1e12 << " TFLOP/s (FMA chains)";
+  if (c.tensor_flops_per_s)
+    session.progress << ", bf16 tensor " << *c.tensor_flops_per_s / 1e12 << " TFLOP/s (wmma)";
+}
+
+}  // namespace
+
+Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::string& gpu_name,
+                                           const std::filesystem::path& file, Session& session) {
+  nlohmann::json all = nlohmann::json::object();
+  if (std::ifstream in(file); in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    all = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (!all.is_object()) {
+      session.progress << "ceilings: " << file.string() << " does not parse; measuring again\n";
+      all = nlohmann::json::object();
+    }
+  }
+  if (auto it = all.find(gpu_name); it != all.end() && it->is_object()) {
+    const auto& j = *it;
+    MeasuredCeilings c{j.value("dram_bytes_per_s", 0.0), j.value("fp32_flops_per_s", 0.0), {}};
+    if (j.contains("tensor_flops_per_s")) c.tensor_flops_per_s = j["tensor_flops_per_s"].get<double>();
+    if (c.dram_bytes_per_s > 0 && c.fp32_flops_per_s > 0) {
+      session.progress << "ceilings of " << gpu_name << " (measured " << j.value("measured", "?")
+                       << ", cached in " << file.string() << "): ";
+      print(session, c);
+      session.progress << "\n";
+      return c;
+    }
+  }
+  auto dram = harness.peak_bandwidth();
+  if (!dram) return dram.error();
+  auto fp32 = harness.peak_fp32();
+  if (!fp32) return fp32.error();
+  auto tensor = harness.peak_tensor();
+  if (!tensor) return tensor.error();
+  const MeasuredCeilings c{*dram, *fp32, *tensor};
+  all[gpu_name] = {{"dram_bytes_per_s", c.dram_bytes_per_s},
+                   {"fp32_flops_per_s", c.fp32_flops_per_s},
+                   {"tensor_flops_per_s", *c.tensor_flops_per_s},
+                   {"measured", utc_now()}};
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  const auto tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << all.dump(2) << "\n";
+    if (!out) return Error::io("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) return Error::io("cannot replace " + file.string() + ": " + ec.message());
+  session.progress << "measured ceilings of " << gpu_name << ": ";
+  print(session, c);
+  session.progress << " (saved to " << file.string() << ")\n";
+  return c;
+}
+
+}  // namespace kblaster

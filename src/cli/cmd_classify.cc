@@ -1,0 +1,92 @@
+// `kblaster classify --ncu-csv FILE [--source FILE]`: the profile, roofline and
+// performance state from saved ncu output, with no GPU; with --before-csv, the
+// profile delta from that run to this one.
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/profile_report.h"
+#include "profile/profile_delta.h"
+
+namespace kblaster {
+namespace {
+
+struct ClassifyOptions {
+  std::string csv, source, before_csv, before_source;
+  double min_bytes = 0.0, flops = 0.0, peak_dram = 0.0, peak_fp32 = 0.0;
+  bool json = false;
+};
+
+Result<std::string> read_file(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error::usage(std::string(flag) + " " + path + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// One end: the CSV's profile, classified with its source's signature.
+Result<ProfileReport> read_end(const std::string& csv, const std::string& source,
+                               const ClassifyOptions& o, const char* csv_flag,
+                               const char* source_flag) {
+  auto text = read_file(csv, csv_flag);
+  if (!text) return text.error();
+  std::optional<CodeSignature> signature;
+  if (!source.empty()) {
+    auto code = read_file(source, source_flag);
+    if (!code) return code.error();
+    signature = read_signature(*code);
+  }
+  std::optional<RooflineInputs> roofline;
+  if (o.min_bytes > 0 && o.peak_dram > 0)
+    roofline = RooflineInputs{o.min_bytes, o.flops, {o.peak_dram, o.peak_fp32, {}}};
+  return read_profile(*text, csv, signature, roofline);
+}
+
+Result<ExitCode> run_classify(const ClassifyOptions& o, Session& session) {
+  auto after = read_end(o.csv, o.source, o, "--ncu-csv", "--source");
+  if (!after) return after.error();
+  std::optional<ProfileReport> before;
+  if (!o.before_csv.empty()) {
+    auto b = read_end(o.before_csv, o.before_source.empty() ? o.source : o.before_source, o,
+                      "--before-csv", "--before-source");
+    if (!b) return b.error();
+    before = std::move(*b);
+  }
+  if (o.json) {
+    nlohmann::json j = to_json(*after);
+    if (before)
+      j["delta"] = to_json(profile_delta(before->total, before->state, after->total, after->state));
+    session.out << j.dump(2) << "\n";
+    return ExitCode::ok;
+  }
+  session.out << "profile from " << o.csv << (o.source.empty() ? "" : " and " + o.source) << "\n";
+  print_profile(session.out, *after);
+  if (before) {
+    session.out << "\nprofile delta from " << o.before_csv << " to " << o.csv << ":\n";
+    print_profile_delta(session.out,
+                        profile_delta(before->total, before->state, after->total, after->state));
+  }
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_classify(CLI::App& app) {
+  auto o = std::make_shared<ClassifyOptions>();
+  app.add_option("--ncu-csv", o->csv, "ncu --csv output (kblaster's metric list or --set full)")
+      ->required();
+  app.add_option("--source", o->source, "The kernel's source file, for its code signature");
+  app.add_option("--before-csv", o->before_csv,
+                 "An earlier run's CSV: also print the profile delta from it to --ncu-csv");
+  app.add_option("--before-source", o->before_source,
+                 "The earlier run's source (default: --source)");
+  app.add_option("--min-bytes", o->min_bytes, "The workload's minimum DRAM bytes, for the roofline");
+  app.add_option("--flops", o->flops, "The workload's FLOPs, for the roofline");
+  app.add_option("--peak-dram", o->peak_dram, "Measured DRAM bytes/s, for the roofline");
+  app.add_option("--peak-fp32", o->peak_fp32, "Measured FP32 FLOP/s, for the roofline");
+  app.add_flag("--json", o->json, "Machine-readable JSON on stdout");
+  return [o](Session& session) { return run_classify(*o, session); };
+}
+
+}  // namespace kblaster

@@ -1,0 +1,30 @@
+// One kernel profiled under Nsight Compute: a fresh kblaster-harness started by
+// ncu, the candidate loaded and set up at one size, and one launch inside the
+// NVTX range "kblaster" (docs/harness-protocol.md, `profile`).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "cli/build_step.h"
+#include "core/launch_plan.h"
+#include "core/status.h"
+#include "gpu/ncu.h"
+
+namespace kblaster {
+
+struct NcuRun {
+  std::string csv;                     // what ncu wrote (kept at the `csv` path given)
+  std::optional<std::string> problem;  // why it holds no profile; nullopt when it does
+};
+
+// Runs `build`'s candidate at `size` under `ncu`, writing ncu's CSV to `csv`.
+// Under ncu the harness shares the network (ncu talks to its target over
+// loopback) but keeps the rest of its sandbox: scrubbed environment, rlimits.
+// Errors are the harness's (it crashed or timed out after `timeout_s`).
+Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const SizePlan& size,
+                             NcuMetrics metrics, const std::filesystem::path& csv,
+                             double timeout_s);
+
+}  // namespace kblaster

@@ -1,0 +1,106 @@
+// The state classifier on real Nsight Compute output: ncu 2025.3.1 on the H200,
+// captured by `kblaster profile examples/kernels` (kblaster's metric list, raw
+// page) and `--full-set` (details page) on 2026-11-30
+// (bench/results/2026-11-30-h200/profile/). Each fixture must give its state.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli/cli_run.h"
+#include "cli/profile_report.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Fixture {
+  const char* csv;     // under tests/profile/fixtures/h200/
+  const char* source;  // under examples/kernels/kernels/
+  const char* state;
+};
+
+class FixtureState : public ::testing::TestWithParam<Fixture> {};
+
+TEST_P(FixtureState, ClassifiesAsItsKernelBehaves) {
+  const Fixture& f = GetParam();
+  const auto dir = testing::source_dir() / "tests" / "profile" / "fixtures" / "h200";
+  const std::string csv = read_text(dir / f.csv);
+  ASSERT_FALSE(csv.empty()) << f.csv;
+  const auto source = read_text(testing::examples_dir() / "kernels" / f.source);
+  auto report = read_profile(csv, f.csv, read_signature(source), std::nullopt);
+  ASSERT_TRUE(report.ok()) << report.error().describe();
+  EXPECT_EQ(report->state.key, f.state) << report->state.explanation;
+  EXPECT_FALSE(report->state.explanation.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    H200, FixtureState,
+    ::testing::Values(Fixture{"axpy.csv", "axpy.cu", "memory.dram_saturated"},
+                      Fixture{"axpy.full.csv", "axpy.cu", "memory.dram_saturated"},
+                      Fixture{"axpy_small.csv", "axpy.cu", "launch.too_small"},
+                      Fixture{"transpose.csv", "transpose.cu", "memory.dram_saturated"},
+                      Fixture{"softmax.csv", "softmax.cu", "latency.memory_dependency_stalls"},
+                      Fixture{"layernorm.csv", "layernorm.cu", "latency.memory_dependency_stalls"},
+                      Fixture{"scale_rows.csv", "scale_rows.cu",
+                              "latency.memory_dependency_stalls"},
+                      Fixture{"relu.csv", "relu_bench.cu", "latency.memory_dependency_stalls"},
+                      Fixture{"reduce_sum.csv", "reduce/reduce.cu",
+                              "latency.memory_dependency_stalls"},
+                      Fixture{"softmax_slow.csv", "softmax_slow.cu", "launch.grid_undersized"},
+                      Fixture{"softmax_slow.full.csv", "softmax_slow.cu", "launch.grid_undersized"},
+                      Fixture{"matmul_naive.csv", "matmul_naive.cu", "memory.l1_bound"},
+                      Fixture{"matmul_naive.full.csv", "matmul_naive.cu", "memory.l1_bound"}),
+    [](const ::testing::TestParamInfo<Fixture>& info) {
+      std::string name = info.param.csv;
+      for (char& c : name)
+        if (c == '.') c = '_';
+      return name;
+    });
+
+// Issue 5's acceptance: a saved `--set full` CSV of a streaming kernel is
+// memory-bound, and the explanation quotes the DRAM throughput seen (65.5%).
+TEST(ClassifyCli, ASavedFullSetOfAStreamingKernelIsMemoryBoundAndQuotesItsDramThroughput) {
+  const auto csv = testing::source_dir() / "tests/profile/fixtures/h200/axpy.full.csv";
+  auto r = testing::run_kblaster({"classify", "--ncu-csv", csv.string(), "--source",
+                                  (testing::examples_dir() / "kernels/axpy.cu").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("state: memory.dram_saturated"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("DRAM throughput 65.5% of ncu's peak"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("code: restrict_pointers"));
+}
+
+TEST(ClassifyCli, PrintsTheProfileDeltaBetweenTwoRuns) {
+  const auto dir = testing::source_dir() / "tests/profile/fixtures/h200";
+  auto r = testing::run_kblaster({"classify", "--ncu-csv", (dir / "softmax.csv").string(),
+                                  "--before-csv", (dir / "softmax_slow.csv").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["delta"]["state_before"], "launch.grid_undersized");
+  EXPECT_EQ(j["delta"]["state_after"], "latency.memory_dependency_stalls");
+  EXPECT_EQ(j["delta"]["metrics"][0]["metric"], "duration");
+  EXPECT_GT(j["delta"]["metrics"][0]["before"].get<double>(),
+            10 * j["delta"]["metrics"][0]["after"].get<double>());
+}
+
+TEST(ClassifyCli, AMissingOrBrokenCsvNamesTheFile) {
+  testing::TempDir dir;
+  auto missing = testing::run_kblaster({"classify", "--ncu-csv", "/nonexistent/x.csv"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, ::testing::HasSubstr("/nonexistent/x.csv"));
+  const auto broken = dir.write("broken.csv", "==PROF== Disconnected\nno header here\n");
+  auto r = testing::run_kblaster({"classify", "--ncu-csv", broken.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, ::testing::HasSubstr("broken.csv"));
+}
+
+}  // namespace
+}  // namespace kblaster
