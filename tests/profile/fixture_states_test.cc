@@ -66,6 +66,21 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// reduce_sum's launcher starts two kernels: each is profiled, and the total sums them.
+TEST(FixtureProfile, ALauncherOfTwoKernelsIsProfiledPerKernelAndSummed) {
+  const auto dir = testing::source_dir() / "tests" / "profile" / "fixtures" / "h200";
+  auto r = read_profile(read_text(dir / "reduce_sum.csv"), "reduce_sum.csv", std::nullopt,
+                        std::nullopt);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_THAT(r->kernels[0].name, ::testing::StartsWith("reduce_sum_blocks"));
+  EXPECT_THAT(r->kernels[1].name, ::testing::StartsWith("reduce_sum_final"));
+  EXPECT_EQ(r->total.launches, 2);
+  EXPECT_DOUBLE_EQ(*r->total.duration_s, *r->kernels[0].duration_s + *r->kernels[1].duration_s);
+  EXPECT_DOUBLE_EQ(*r->total.dram_bytes_read,
+                   *r->kernels[0].dram_bytes_read + *r->kernels[1].dram_bytes_read);
+}
+
 // Issue 5's acceptance: a saved `--set full` CSV of a streaming kernel is
 // memory-bound, and the explanation quotes the DRAM throughput seen (65.5%).
 TEST(ClassifyCli, ASavedFullSetOfAStreamingKernelIsMemoryBoundAndQuotesItsDramThroughput) {
