@@ -40,8 +40,11 @@ __global__ void mma_kernel(float* sink, int iterations) {
   for (int i = 0; i < iterations; ++i)
 #pragma unroll
     for (int k = 0; k < kMmaChains; ++k) wmma::mma_sync(c[k], a, b, c[k]);
+  // Every element is read: a fragment is several mma instructions, and one whose
+  // results go unread would be removed as dead code.
   float sum = 0.0f;
-  for (int k = 0; k < kMmaChains; ++k) sum += c[k].x[0];
+  for (int k = 0; k < kMmaChains; ++k)
+    for (int e = 0; e < c[k].num_elements; ++e) sum += c[k].x[e];
   if (sum == 1234.5f) *sink = sum;  // keeps the chains alive; never true in practice
 }
 
