@@ -22,6 +22,13 @@ std::filesystem::path configured(const char* variable, const char* built_in) {
 
 std::filesystem::path source_dir() { return configured("KBLASTER_SOURCE_DIR", KBLASTER_SOURCE_DIR); }
 std::filesystem::path kblaster_binary() { return configured("KBLASTER_BINARY", KBLASTER_BINARY); }
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 std::filesystem::path examples_dir() { return source_dir() / "examples" / "kernels"; }
 
 TempDir::TempDir() {

@@ -10,6 +10,9 @@ std::filesystem::path source_dir();        // the repository root
 std::filesystem::path kblaster_binary();   // build/kblaster
 std::filesystem::path examples_dir();      // examples/kernels
 
+// The whole content of `path`; "" if it cannot be read.
+std::string read_text(const std::filesystem::path& path);
+
 // A fresh directory under the system temp dir, removed when the object dies.
 class TempDir {
  public:

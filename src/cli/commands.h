@@ -15,5 +15,6 @@ CommandAction setup_kb(CLI::App& app);
 CommandAction setup_check(CLI::App& app);
 CommandAction setup_profile(CLI::App& app);
 CommandAction setup_classify(CLI::App& app);
+CommandAction setup_optimize(CLI::App& app);
 
 }  // namespace kblaster

@@ -15,10 +15,25 @@ std::string escape(const std::string& text) {
 
 // The expression that passes args[i] as `arg`: buffers as T* (which also binds
 // to const T*), scalars by value.
+// A tunable scalar goes through KBLASTER_ARG_<name> (tunable_overrides), so a
+// build with -DKBLASTER_TUNE_<name>=V fixes it for that candidate alone.
 std::string argument_expression(const ArgSpec& arg, std::size_t i) {
   const std::string cast = "static_cast<" + std::string(dtype_cxx_type(arg.type)) +
                            "*>(kblaster_args[" + std::to_string(i) + "])";
-  return arg.is_buffer() ? cast : "*" + cast;
+  if (arg.is_buffer()) return cast;
+  return arg.tunable.empty() ? "*" + cast : "KBLASTER_ARG_" + arg.name + "(*" + cast + ")";
+}
+
+std::string tunable_overrides(const KernelSpec& spec) {
+  std::string s;
+  for (const ArgSpec& a : spec.args) {
+    if (a.is_buffer() || a.tunable.empty()) continue;
+    const std::string type(dtype_cxx_type(a.type));
+    s += "#ifdef KBLASTER_TUNE_" + a.name + "\n#define KBLASTER_ARG_" + a.name +
+         "(x) static_cast<" + type + ">(KBLASTER_TUNE_" + a.name + ")\n#else\n#define KBLASTER_ARG_" +
+         a.name + "(x) (x)\n#endif\n";
+  }
+  return s;
 }
 
 std::string call_expression(const KernelSpec& spec) {
@@ -104,6 +119,7 @@ std::string generate_shim(const KernelSpec& spec, const std::string& source_path
   s += "    static_cast<void>(call());\n";
   s += "    return static_cast<int>(cudaGetLastError());\n";
   s += "  }\n}\n\n";
+  s += tunable_overrides(spec);
   s += "extern \"C\" __attribute__((visibility(\"default\")))\n";
   s += "int kblaster_entry(void** kblaster_args, cudaStream_t kblaster_stream) {\n";
   if (!spec.stream) s += "  (void)kblaster_stream;\n";

@@ -21,10 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_kblaster;
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using testing::read_text;
 
 // `text` with `from` replaced by `to`; fails the test if `from` is absent.
 std::string edited(const std::string& text, const std::string& from, const std::string& to) {

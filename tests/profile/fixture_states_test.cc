@@ -15,12 +15,7 @@
 namespace kblaster {
 namespace {
 
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_text;
 
 struct Fixture {
   const char* csv;     // under tests/profile/fixtures/h200/

@@ -1,0 +1,138 @@
+// `kblaster optimize [REPO]`: the MAIC-RL search with the embedded, LLM-free
+// techniques, per kernel: bounded rollouts guided by profiles and the KB, every
+// step recorded in the KB, the best verified candidate written to an output
+// folder with a JSON result. The user's source is only rewritten with --apply.
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cli/ceilings_cache.h"
+#include "cli/commands.h"
+#include "cli/gpu_context.h"
+#include "cli/gpu_evaluator.h"
+#include "cli/kb_location.h"
+#include "cli/optimize_report.h"
+#include "cli/verify_step.h"
+#include "kb/seed.h"
+#include "kb/store.h"
+#include "search/search_loop.h"
+
+namespace kblaster {
+namespace {
+
+struct OptimizeOptions {
+  CommonOptions common;
+  BuildFlags build;
+  VerifyFlags verify;
+  KbFlags kb;
+  SearchBudget budget;
+  std::uint64_t seed = 0;
+  std::string out;  // default REPO/.kblaster/optimize
+  bool apply = false;
+};
+
+std::optional<std::string> env(const std::string& n) {
+  const char* v = std::getenv(n.c_str());
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+Result<std::string> read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return Error::io("cannot read " + p.string());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
+  auto run = start_gpu_run(o.common, o.build, std::max(o.verify.timeout_s, 60.0), session);
+  if (!run) return run.error();
+  auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
+                                    run->builds.cache_dir / "ceilings.json", session);
+  if (!ceilings) return ceilings.error();
+  auto ncu = find_ncu(env);
+  if (!ncu) session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
+  auto catalogue = read_catalogue(o.kb);
+  if (!catalogue) return catalogue.error();
+  const auto kb_file = kb_path(o.common.repo, o.kb);
+  auto kb = Store::open(kb_file);
+  if (!kb) return kb.error();
+  KB_TRY(seed_catalogue(*kb, *catalogue));
+  auto compiler = NvccCompiler::find();
+  if (!compiler) return compiler.error();
+  const auto out_dir = o.out.empty() ? run->repo.root / ".kblaster" / "optimize"
+                                     : std::filesystem::absolute(o.out);
+  const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
+  session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
+                   << " (repeat with --seed " << seed << "), budget " << o.budget.breadth << " x "
+                   << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
+
+  bool problem = false;
+  nlohmann::json results = nlohmann::json::array();
+  for (const KernelBuild& b : run->builds.kernels) {
+    const KernelSpec& spec = *b.spec;
+    if (!b.ok()) {
+      session.progress << "optimize " << spec.name << ": skipped, the baseline does not build\n";
+      problem = true;
+      continue;
+    }
+    session.progress << "optimize " << spec.name << ":\n";
+    auto source = read_text(run->repo.root / spec.source);
+    if (!source) return source.error();
+    GpuEvaluatorSetup setup{&spec,
+                            run->repo.root,
+                            out_dir / spec.name,
+                            run->builds.cache_dir,
+                            run->builds.arch,
+                            reference_object(b),
+                            {},
+                            {},
+                            ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
+                            ncu ? "" : ncu.error().message,
+                            *ceilings};
+    for (int i = 0; i < o.verify.seeds; ++i) setup.seeds.push_back(seed + 1000 + i);
+    GpuEvaluator evaluator(setup, *compiler, *run->gpu.client, session.clock);
+    SearchOptions search;
+    search.budget = o.budget;
+    search.seed = seed;
+    search.gpu = {run->builds.arch, run->gpu.harness_device.cc == "9.0"};
+    search.task = spec.name;
+    search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+    const double start = session.clock.now_seconds();
+    auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *kb,
+                             *catalogue, search, session.clock, session.progress);
+    if (!result) return result.error();
+    auto written = write_optimize_result(spec, run->repo.root, *result, evaluator,
+                                         session.clock.now_seconds() - start, out_dir, o.apply,
+                                         session);
+    if (!written) return written.error();
+    results.push_back(*written);
+  }
+  if (o.common.json) session.out << nlohmann::json{{"kernels", results}}.dump(2) << "\n";
+  return problem ? ExitCode::found_problem : ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_optimize(CLI::App& app) {
+  auto o = std::make_shared<OptimizeOptions>();
+  add_common_options(app, o->common);
+  add_build_flags(app, o->build);
+  add_verify_flags(app, o->verify);
+  add_kb_flags(app, o->kb);
+  app.add_option("--breadth", o->budget.breadth, "Rollouts per kernel (default 8)");
+  app.add_option("--depth", o->budget.depth, "Steps per rollout (default 4)");
+  app.add_option("--max-time", o->budget.max_seconds, "Wall-clock seconds per kernel (default 900)");
+  app.add_option("--patience", o->budget.patience,
+                 "Stop after this many rollouts without improvement (default 2; 0: never)");
+  app.add_option("--search-seed", o->seed, "Seed of the technique choices (default: random, printed)");
+  app.add_option("--out", o->out, "Output folder (default REPO/.kblaster/optimize)");
+  app.add_flag("--apply", o->apply,
+               "Overwrite the kernel's source with the best verified, faster candidate");
+  return [o](Session& session) { return run_optimize(*o, session); };
+}
+
+}  // namespace kblaster

@@ -1,0 +1,182 @@
+#include "cli/gpu_evaluator.h"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "cli/ncu_run.h"
+#include "cli/profile_report.h"
+#include "core/launch_plan.h"
+#include "core/source_tree.h"
+#include "profile/code_signature.h"
+
+namespace kblaster {
+namespace {
+
+BuildRequest request_for(const Candidate& c, const GpuEvaluatorSetup& s,
+                         const std::filesystem::path& tree) {
+  BuildRequest r;
+  r.repo_root = tree;
+  r.arch = c.arch.empty() ? s.arch : c.arch;
+  r.macros = c.macros;
+  for (const auto& [name, value] : c.launcher_args)
+    r.macros["KBLASTER_TUNE_" + name] = std::to_string(value);
+  r.extra_flags = c.extra_flags;
+  return r;
+}
+
+// A KernelBuild-like view for run_under_ncu.
+KernelBuild as_kernel_build(const KernelSpec* spec, const BuildResult& r) {
+  return KernelBuild{spec, r, std::nullopt};
+}
+
+}  // namespace
+
+GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness,
+                           Clock& clock)
+    : setup_(std::move(setup)),
+      cache_(setup_.cache_dir),
+      builder_(compiler, cache_, setup_.cache_dir / "shims"),
+      harness_(harness),
+      clock_(clock) {}
+
+Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
+  const std::string key = c.fingerprint();
+  if (auto it = trees_.find(key); it != trees_.end()) return it->second;
+  const auto tree = setup_.work_dir / "trees" / key;
+  std::error_code ec;
+  std::filesystem::remove_all(tree, ec);
+  DirectoryTree repo(setup_.repo_root);
+  for (const auto& f : repo.list_files()) {
+    if (f == setup_.spec->source) continue;
+    const auto to = tree / f;
+    std::filesystem::create_directories(to.parent_path(), ec);
+    std::filesystem::create_hard_link(setup_.repo_root / f, to, ec);
+    if (ec) std::filesystem::copy_file(setup_.repo_root / f, to, ec);
+    if (ec) return Error::io("cannot link or copy " + f + " into " + tree.string() + ": " +
+                             ec.message());
+  }
+  const auto source = tree / setup_.spec->source;
+  std::filesystem::create_directories(source.parent_path(), ec);
+  std::ofstream out(source, std::ios::binary | std::ios::trunc);
+  out << c.source;
+  if (!out) return Error::io("cannot write the candidate's source " + source.string());
+  trees_[key] = tree;
+  return tree;
+}
+
+Result<BuildResult> GpuEvaluator::build(const Candidate& c) {
+  auto tree = write_tree(c);
+  if (!tree) return tree.error();
+  const double start = clock_.now_seconds();
+  auto r = builder_.build(*setup_.spec, request_for(c, setup_, *tree));
+  build_seconds_ += clock_.now_seconds() - start;
+  return r;
+}
+
+Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candidate& child) {
+  Evaluation e;
+  auto child_build = build(child);
+  if (!child_build) return child_build.error();
+  if (!child_build->ok()) {
+    e.outcome = StepOutcome::compile_failure;
+    e.detail = child_build->summary;
+    return e;
+  }
+  auto parent_build = build(parent);
+  if (!parent_build) return parent_build.error();
+  if (!parent_build->ok())
+    return Error::internal("the parent candidate no longer builds: " + parent_build->summary);
+
+  const double start = clock_.now_seconds();
+  KB_TRY(harness_.load({parent_build->object.string(), child_build->object.string()},
+                       setup_.reference));
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  for (const auto& size : plan->sizes) {
+    KB_TRY(harness_.setup(harness_args(*setup_.spec, size)));
+    auto v = harness_.verify(1, setup_.seeds, setup_.spec->tolerance, against());
+    if (!v) return v.error();
+    if (!v->passed) {
+      gpu_seconds_ += clock_.now_seconds() - start;
+      e.outcome = StepOutcome::verify_failure;
+      e.detail = v->reason + ": " + v->message;
+      return e;
+    }
+  }
+  KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
+  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  gpu_seconds_ += clock_.now_seconds() - start;
+  if (!ab) return ab.error();
+  if (!ab->rejected.empty()) {
+    e.outcome = StepOutcome::verify_failure;
+    e.detail = "rejected while timed: " + ab->rejected;
+    return e;
+  }
+  const Comparison& c = ab->comparison;
+  e.ratio = c.ratio, e.ci_low = c.ci_low, e.ci_high = c.ci_high;
+  e.log_speedup = -std::log(c.ratio);
+  e.detail = c.reason;
+  e.outcome = c.verdict == Verdict::faster   ? StepOutcome::faster
+              : c.verdict == Verdict::slower ? StepOutcome::slower
+                                             : StepOutcome::same;
+  return e;
+}
+
+Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, std::string& why) {
+  if (!setup_.ncu) {
+    why = setup_.why_no_ncu;
+    return std::optional<ProfileReport>();
+  }
+  auto b = build(c);
+  if (!b) return b.error();
+  if (!b->ok()) return Error::internal("a candidate to profile does not build: " + b->summary);
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  const SizePlan& size = plan->sizes.front();
+  const auto csv = setup_.work_dir / "profiles" / (c.fingerprint() + ".csv");
+  const double start = clock_.now_seconds();
+  auto ran = run_under_ncu(*setup_.ncu, as_kernel_build(setup_.spec, *b), size,
+                           NcuMetrics::kblaster_list, csv, 300.0);
+  gpu_seconds_ += clock_.now_seconds() - start;
+  if (!ran) return ran.error();
+  if (ran->problem) {
+    why = *ran->problem;
+    return std::optional<ProfileReport>();
+  }
+  auto report = read_profile(ran->csv, csv.string(), read_signature(c.source),
+                             RooflineInputs{double(size.min_bytes()),
+                                            double(size.flops.value_or(0)), setup_.ceilings});
+  if (!report) return report.error();
+  return std::optional<ProfileReport>(std::move(*report));
+}
+
+Result<PerfState> GpuEvaluator::state_of(const Candidate& c) {
+  std::string why;
+  auto report = profile(c, why);
+  if (!report) return report.error();
+  if (*report) return (*report)->state;
+  PerfState s;
+  s.key = "latency.no_dominant_bottleneck";
+  s.bottleneck = "latency";
+  s.explanation = "no profile (" + why + "); the search uses this state's gains";
+  return s;
+}
+
+Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
+  auto built_a = build(a);
+  if (!built_a) return built_a.error();
+  auto built_b = build(b);
+  if (!built_b) return built_b.error();
+  if (!built_a->ok() || !built_b->ok()) return Error::internal("a compared candidate does not build");
+  KB_TRY(harness_.load({built_a->object.string(), built_b->object.string()}, setup_.reference));
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
+  const double start = clock_.now_seconds();
+  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  gpu_seconds_ += clock_.now_seconds() - start;
+  return ab;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,73 @@
+// The search's Evaluator on a real GPU: each candidate written as a tree beside
+// the repository (hard links, its source replaced), built through the compile
+// cache, verified in kblaster-harness against the kernel's reference at every
+// size, timed against its parent (interleaved A/B), and profiled under ncu
+// when ncu is there (timing only, and saying why, when it is not).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "cli/build_step.h"
+#include "cli/command.h"
+#include "cli/compare_step.h"
+#include "cli/profile_report.h"
+#include "gpu/candidate_builder.h"
+#include "gpu/compile_cache.h"
+#include "gpu/compiler.h"
+#include "gpu/ncu.h"
+#include "profile/roofline.h"
+#include "search/evaluator.h"
+
+namespace kblaster {
+
+struct GpuEvaluatorSetup {
+  const KernelSpec* spec = nullptr;
+  std::filesystem::path repo_root;  // the kernel repository (read-only)
+  std::filesystem::path work_dir;   // candidate trees go under work_dir/trees
+  std::filesystem::path cache_dir;  // the shared compile cache
+  std::string arch;                 // the run's arch, e.g. "sm_90"
+  std::optional<ReferenceObject> reference;
+  std::vector<std::uint64_t> seeds;
+  CompareFlags compare;
+  std::optional<NcuTool> ncu;  // nullopt: states from timing only
+  std::string why_no_ncu;
+  MeasuredCeilings ceilings;
+};
+
+class GpuEvaluator final : public Evaluator {
+ public:
+  // `compiler`, `harness` and `clock` must outlive the evaluator.
+  GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness, Clock& clock);
+
+  Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override;
+  Result<PerfState> state_of(const Candidate& candidate) override;
+  // The candidate's full profile under ncu; nullopt (with `why` set) without one.
+  Result<std::optional<ProfileReport>> profile(const Candidate& candidate, std::string& why);
+  // An A/B comparison of two candidates already evaluated (the baseline and the
+  // best), for the result's speedup and its CI.
+  Result<AbResult> compare(const Candidate& a, const Candidate& b);
+
+  // Seconds the GPU was busy (verifying, timing, profiling) and seconds spent
+  // building, for the run's GPU idle share.
+  double gpu_seconds() const { return gpu_seconds_; }
+  double build_seconds() const { return build_seconds_; }
+
+ private:
+  Result<BuildResult> build(const Candidate& candidate);
+  Result<std::filesystem::path> write_tree(const Candidate& candidate);
+  // What outputs are checked against: the reference, else the parent (candidate 0).
+  Against against() const { return setup_.reference ? Against{} : Against{0}; }
+
+  GpuEvaluatorSetup setup_;
+  CompileCache cache_;
+  CandidateBuilder builder_;
+  HarnessClient& harness_;
+  Clock& clock_;
+  double gpu_seconds_ = 0.0, build_seconds_ = 0.0;
+  std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
+};
+
+}  // namespace kblaster

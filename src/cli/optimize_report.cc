@@ -1,0 +1,141 @@
+#include "cli/optimize_report.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "profile/profile_delta.h"
+#include "search/search_budget.h"
+
+namespace kblaster {
+namespace {
+
+nlohmann::json step_json(const SearchStep& s) {
+  const Evaluation& e = s.evaluation;
+  return {{"rollout", s.rollout},
+          {"step", s.depth},
+          {"state", s.state},
+          {"technique", s.technique},
+          {"mode", choice_mode_name(s.mode)},
+          {"change", s.change},
+          {"predicted_speedup", std::exp(s.predicted_log_speedup)},
+          {"outcome", std::string(outcome_name(e.outcome))},
+          {"speedup_vs_parent", is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup))
+                                                       : nlohmann::json()},
+          {"detail", e.detail},
+          {"best_speedup_after", std::exp(s.best_log_speedup_after)}};
+}
+
+// The kblaster.toml settings a best candidate needs beyond its source.
+std::vector<std::string> settings_needed(const Candidate& best) {
+  std::vector<std::string> out;
+  for (const auto& f : best.extra_flags) out.push_back("nvcc_flags: add \"" + f + "\"");
+  if (!best.arch.empty()) out.push_back("[project] arch = \"" + best.arch + "\"");
+  for (const auto& [k, v] : best.macros) out.push_back("tunables: " + k + " = " + v + " first");
+  for (const auto& [k, v] : best.launcher_args)
+    out.push_back("args: " + k + " tunable = " + std::to_string(v) + " first");
+  return out;
+}
+
+}  // namespace
+
+Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
+                                             const std::filesystem::path& repo_root,
+                                             const SearchResult& r, GpuEvaluator& evaluator,
+                                             double seconds, const std::filesystem::path& out_dir,
+                                             bool apply, Session& session) {
+  const Candidate& best = r.best;
+  const bool changed = !best.path.empty();
+  nlohmann::json j = {{"kernel", spec.name},
+                      {"source", spec.source},
+                      {"baseline_state", r.baseline_state},
+                      {"best_state", r.best_state},
+                      {"path", best.path},
+                      {"changes", best.changes},
+                      {"settings_needed", settings_needed(best)},
+                      {"stop_reason", r.stop_reason},
+                      {"evaluations", r.best_so_far.size()},
+                      {"evaluations_to_95_percent", evaluations_to_reach(r.best_so_far, 0.95)},
+                      {"soft_verification", r.soft_verification},
+                      {"seconds", seconds},
+                      {"gpu_idle_share",
+                       seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : r.steps) steps.push_back(step_json(s));
+  j["steps"] = steps;
+
+  bool verified_faster = false;
+  if (changed) {
+    // The speedup claimed is a fresh A/B of baseline against best, not the product of steps.
+    auto ab = evaluator.compare(r.baseline, best);
+    if (!ab) return ab.error();
+    const Comparison& c = ab->comparison;
+    verified_faster = ab->rejected.empty() && c.verdict == Verdict::faster;
+    j["speedup"] = {{"value", 1.0 / c.ratio},
+                    {"ci_low", 1.0 / c.ci_high},
+                    {"ci_high", 1.0 / c.ci_low},
+                    {"verdict", verdict_name(c.verdict)},
+                    {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
+  } else {
+    j["speedup"] = {{"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
+  }
+  j["verification"] = changed ? "every size, fresh seeds, against the kernel's reference, at each "
+                                "step and again in the final A/B"
+                              : "the baseline";
+  std::string why;
+  std::optional<ProfileReport> before, after;
+  if (changed) {
+    auto b = evaluator.profile(r.baseline, why);
+    if (!b) return b.error();
+    auto a = evaluator.profile(best, why);
+    if (!a) return a.error();
+    before = *b, after = *a;
+  }
+  if (before && after) {
+    const ProfileDelta delta = profile_delta(before->total, before->state, after->total, after->state);
+    j["profile_delta"] = to_json(delta);
+  } else {
+    j["profile_delta"] = nullptr;
+    if (changed) j["profile_delta_missing"] = why;
+  }
+
+  const auto dir = out_dir / spec.name;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const auto best_file = dir / std::filesystem::path(spec.source).filename();
+  std::ofstream(best_file, std::ios::binary | std::ios::trunc) << best.source;
+  const auto result_file = dir / "result.json";
+  std::ofstream(result_file, std::ios::trunc) << j.dump(2) << "\n";
+  j["best_source_file"] = best_file.string();
+  j["result_file"] = result_file.string();
+
+  session.progress << "  result: " << (changed ? j["speedup"]["verdict"].get<std::string>() : "SAME")
+                   << " " << j["speedup"]["value"].get<double>() << "x";
+  if (changed)
+    session.progress << " [" << j["speedup"]["ci_low"].get<double>() << ", "
+                     << j["speedup"]["ci_high"].get<double>() << "] via";
+  for (const auto& t : best.path) session.progress << " " << t;
+  session.progress << "; " << r.stop_reason << "; GPU idle "
+                   << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%\n";
+  if (before && after)
+    print_profile_delta(session.progress,
+                        profile_delta(before->total, before->state, after->total, after->state));
+  for (const auto& f : r.soft_verification) session.progress << "  soft verification: " << f << "\n";
+  session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
+  if (apply) {
+    if (verified_faster && r.soft_verification.empty() && best.source != r.baseline.source) {
+      std::ofstream(repo_root / spec.source, std::ios::binary | std::ios::trunc) << best.source;
+      session.progress << "  applied: rewrote " << (repo_root / spec.source).string() << "\n";
+      j["applied"] = true;
+    } else {
+      session.progress << "  not applied: " << (verified_faster ? "soft verification failed"
+                                                                : "no verified speedup")
+                       << "\n";
+      j["applied"] = false;
+    }
+  }
+  for (const auto& s : settings_needed(best))
+    session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
+  return j;
+}
+
+}  // namespace kblaster

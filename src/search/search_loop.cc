@@ -1,0 +1,139 @@
+#include "search/search_loop.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "kb/prediction.h"
+#include "search/lesson.h"
+#include "search/soft_verification.h"
+#include "stats/random_source.h"
+
+namespace kblaster {
+namespace {
+
+std::string percent(double log_speedup) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", (std::exp(log_speedup) - 1.0) * 100.0);
+  return buf;
+}
+
+std::string times(double log_speedup) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3fx", std::exp(log_speedup));
+  return buf;
+}
+
+// The techniques that propose at least one child for `parent`, and their children.
+std::map<std::string, Proposal> proposals(const Candidate& parent, const KernelSpec& spec,
+                                          const TargetGpu& gpu) {
+  std::map<std::string, Proposal> out;
+  for (const auto& t : embedded_techniques()) {
+    Proposal p = propose(t, parent, spec, gpu);
+    if (!p.children.empty()) out.emplace(t, std::move(p));
+  }
+  return out;
+}
+
+// One rollout's trajectory id: the same task, seed and rollout give the same id.
+std::string trajectory_id(const SearchOptions& o, int rollout) {
+  Candidate key;
+  key.source = o.task + "#" + std::to_string(o.seed) + "#" + std::to_string(rollout) + "#" +
+               std::to_string(o.now_unix);
+  return "search-" + key.fingerprint();
+}
+
+}  // namespace
+
+Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spec,
+                                Evaluator& evaluator, Store& kb, const Catalogue& catalogue,
+                                const SearchOptions& options, Clock& clock,
+                                std::ostream& progress) {
+  SearchResult result;
+  result.baseline = result.best = baseline;
+  auto state = evaluator.state_of(baseline);
+  if (!state) return state.error();
+  result.baseline_state = result.best_state = state->key;
+  progress << "  baseline: " << state->key << " (" << state->explanation << ")\n";
+  PerfState best_state = *state;
+
+  RandomSource random(options.seed);
+  BudgetTracker budget(options.budget, clock.now_seconds());
+  while (budget.may_start_rollout(clock.now_seconds())) {
+    const int rollout = budget.rollouts();
+    Candidate parent = result.best;
+    double parent_log = result.best_log_speedup;
+    PerfState parent_state = best_state;
+    std::set<std::string> tried_here;  // techniques tried from this parent
+    Trajectory trajectory{trajectory_id(options, rollout), options.task, options.gpu.arch,
+                          options.now_unix, {}};
+    std::vector<std::pair<SearchStep, Prediction>> taken;
+    for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
+      auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
+      if (!predictions) return predictions.error();
+      auto offered = proposals(parent, spec, options.gpu);
+      std::set<std::string> applicable;
+      for (const auto& [t, p] : offered) applicable.insert(t);
+      auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
+      if (!choice) {
+        progress << "  rollout " << rollout << ": no embedded technique left to try\n";
+        break;
+      }
+      tried_here.insert(choice->technique);
+      const auto& children = offered.at(choice->technique).children;
+      const Candidate& child =
+          children[static_cast<std::size_t>(random.uniform() * children.size()) % children.size()];
+      progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
+               << ": " << describe_choice(*choice) << ": " << child.changes.back() << "\n";
+      auto eval = evaluator.evaluate(parent, child);
+      if (!eval) return eval.error();
+      const bool measured = is_measured(eval->outcome);
+      const bool faster = eval->outcome == StepOutcome::faster;
+      budget.record_evaluation(measured ? std::optional(parent_log + eval->log_speedup)
+                                        : std::nullopt);
+      progress << "    -> " << outcome_name(eval->outcome)
+               << (measured ? " " + times(eval->log_speedup) + " against its parent" : "") << ": "
+               << eval->detail << "\n";
+      trajectory.steps.push_back({d, parent_state.key, choice->technique, eval->outcome,
+                                  measured ? eval->log_speedup : 0.0, 0});
+      Prediction predicted;
+      for (const auto& p : *predictions)
+        if (p.technique == choice->technique) predicted = p;
+      if (faster) {
+        parent = child;
+        parent_log += eval->log_speedup;
+        tried_here.clear();
+        auto s = evaluator.state_of(parent);
+        if (!s) return s.error();
+        parent_state = *s;
+        if (parent_log > result.best_log_speedup) {
+          result.best = parent, result.best_log_speedup = parent_log, best_state = parent_state;
+          progress << "    best so far: " << times(parent_log) << " (" << percent(parent_log)
+                   << "), state " << parent_state.key << "\n";
+        }
+      }
+      SearchStep step{rollout, d, trajectory.steps.back().state, choice->technique,
+                      child.changes.back(), choice->mode, choice->predicted_log_speedup, *eval,
+                      result.best_log_speedup};
+      result.steps.push_back(step);
+      taken.emplace_back(step, predicted);
+    }
+    if (trajectory.steps.empty()) continue;
+    auto recorded = kb.record_trajectory(trajectory);
+    if (!recorded) return recorded.error();
+    for (const auto& [step, predicted] : taken) {
+      auto after = kb.stats(step.state, step.technique, options.gpu.arch);
+      if (!after) return after.error();
+      KB_TRY(kb.add_lesson(statistical_lesson(step.state, step.technique, predicted,
+                                              step.evaluation.outcome,
+                                              step.evaluation.log_speedup, *after,
+                                              options.now_unix)));
+    }
+  }
+  result.best_state = best_state.key;
+  result.stop_reason = budget.stop_reason();
+  result.best_so_far = budget.best_so_far();
+  result.soft_verification = soft_verification_findings(baseline.source, result.best.source);
+  return result;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,65 @@
+// The MAIC-RL search for one kernel (DESIGN.md, "Knowledge Base and MAIC-RL"):
+// rollouts of profile -> state -> predicted gains -> weighted choice -> apply ->
+// build, verify, measure against the parent -> reward and KB update, within a
+// budget. Side effects go through the Evaluator, the Store and the Clock.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/kernel_spec.h"
+#include "core/status.h"
+#include "kb/catalogue.h"
+#include "kb/store.h"
+#include "search/candidate.h"
+#include "search/evaluator.h"
+#include "search/search_budget.h"
+#include "search/technique_appliers.h"
+#include "search/technique_choice.h"
+
+namespace kblaster {
+
+struct SearchOptions {
+  SearchBudget budget;
+  ChoiceOptions choice;
+  std::uint64_t seed = 1;
+  TargetGpu gpu;
+  std::string task;  // the KB's task name: "<repo>/<kernel>"
+  std::int64_t now_unix = 0;  // for KB records
+};
+
+// One evaluated step, as the report and the JSON result show it.
+struct SearchStep {
+  int rollout = 0, depth = 0;
+  std::string state, technique, change;
+  ChoiceMode mode = ChoiceMode::exploit;
+  double predicted_log_speedup = 0.0;
+  Evaluation evaluation;
+  double best_log_speedup_after = 0.0;  // against the baseline
+};
+
+struct SearchResult {
+  Candidate baseline;
+  Candidate best;                 // the baseline itself when nothing verified was faster
+  double best_log_speedup = 0.0;  // against the baseline; sum of verified step gains
+  std::string baseline_state, best_state;
+  std::vector<SearchStep> steps;
+  std::vector<double> best_so_far;  // per evaluation, for the ablation's evaluations-to-95%
+  std::string stop_reason;
+  std::vector<std::string> soft_verification;  // findings against the best; empty = passed
+};
+
+// Searches from `baseline`. Each rollout starts from the best so far; a step that
+// is FASTER (verified and significantly faster) becomes the parent of the next.
+// Every step, failures included, is recorded in `kb` as part of its rollout's
+// trajectory, with a statistical lesson. Progress lines go to `progress`.
+// Errors are the evaluator's, the KB's, or a profile that fails.
+Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spec,
+                                Evaluator& evaluator, Store& kb, const Catalogue& catalogue,
+                                const SearchOptions& options, Clock& clock,
+                                std::ostream& progress);
+
+}  // namespace kblaster

@@ -1,0 +1,154 @@
+#include "search/technique_appliers.h"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "transform/launch_bounds.h"
+#include "transform/launch_constants.h"
+#include "transform/restrict.h"
+#include "transform/loop_unroll.h"
+
+namespace kblaster {
+namespace {
+
+bool on_path(const Candidate& c, std::string_view technique) {
+  return std::find(c.path.begin(), c.path.end(), technique) != c.path.end();
+}
+
+Candidate child_of(const Candidate& parent, std::string_view technique, std::string change) {
+  Candidate c = parent;
+  c.path.emplace_back(technique);
+  c.changes.push_back(std::move(change));
+  return c;
+}
+
+Proposal one(const Candidate& parent, std::string_view technique, Candidate child) {
+  (void)parent, (void)technique;
+  return {{std::move(child)}, {}};
+}
+
+Proposal rewrite(const Candidate& parent, std::string_view technique, const SourceRewrite& r) {
+  if (!r.changed) return {{}, r.description};
+  Candidate c = child_of(parent, technique, r.description);
+  c.source = r.source;
+  return {{std::move(c)}, {}};
+}
+
+Proposal flag(const Candidate& parent, std::string_view technique, const std::string& f,
+              const std::string& change) {
+  if (std::find(parent.extra_flags.begin(), parent.extra_flags.end(), f) != parent.extra_flags.end())
+    return {{}, "already built with " + f};
+  Candidate c = child_of(parent, technique, change);
+  c.extra_flags.push_back(f);
+  return {{std::move(c)}, {}};
+}
+
+// Spec tunables of one kind: every value other than the parent's current one.
+template <class V>
+void tunable_children(const Candidate& parent, std::string_view technique, const std::string& name,
+                      const std::vector<V>& values, std::map<std::string, V> Candidate::*field,
+                      Proposal& p) {
+  const auto& current = parent.*field;
+  const V now = current.count(name) ? current.at(name) : values.front();
+  auto text = [](const V& v) {
+    if constexpr (std::is_same_v<V, std::string>) return v;
+    else return std::to_string(v);
+  };
+  for (const V& v : values) {
+    if (v == now) continue;
+    Candidate c = child_of(parent, technique,
+                           "set tunable " + name + " = " + text(v) + " (was " + text(now) + ")");
+    (c.*field)[name] = v;
+    p.children.push_back(std::move(c));
+  }
+}
+
+Proposal tunables(const Candidate& parent, std::string_view technique, const KernelSpec& spec,
+                  bool launcher_args) {
+  Proposal p;
+  if (launcher_args) {
+    for (const auto& a : spec.args)
+      if (a.tunable.size() > 1)
+        tunable_children(parent, technique, a.name, a.tunable, &Candidate::launcher_args, p);
+  } else {
+    for (const auto& t : spec.tunables)
+      if (t.values.size() > 1)
+        tunable_children(parent, technique, t.name, t.values, &Candidate::macros, p);
+  }
+  if (p.children.empty())
+    p.why_not = launcher_args ? "the spec declares no launcher-argument tunable"
+                              : "the spec declares no -D tunable";
+  return p;
+}
+
+// Block-size constants in the source: the usual power-of-two sizes not yet taken.
+Proposal launch_geometry(const Candidate& parent, std::string_view technique) {
+  Proposal p;
+  for (const LaunchConstant& k : find_launch_constants(parent.source))
+    for (std::int64_t v : {32, 64, 128, 256, 512, 1024}) {
+      if (v == k.value) continue;
+      const SourceRewrite r = set_launch_constant(parent.source, k, v);
+      if (!r.changed) continue;
+      Candidate c = child_of(parent, technique, r.description);
+      c.source = r.source;
+      p.children.push_back(std::move(c));
+    }
+  if (p.children.empty()) p.why_not = "no compile-time block-size constant in the source";
+  return p;
+}
+
+}  // namespace
+
+const std::set<std::string>& embedded_techniques() {
+  static const std::set<std::string> ids = {
+      "restrict_pointers", "launch_bounds",  "loop_unrolling",     "launch_geometry_tuning",
+      "tile_size_tuning",  "occupancy_tuning", "fast_math",        "max_register_cap",
+      "cache_loads_in_l1", "target_native_arch"};
+  return ids;
+}
+
+Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
+                 const TargetGpu& gpu) {
+  const bool once = technique != "launch_geometry_tuning" && technique != "tile_size_tuning" &&
+                    technique != "occupancy_tuning" && technique != "max_register_cap";
+  if (once && on_path(parent, technique)) return {{}, "already applied on this path"};
+  if (technique == "restrict_pointers")
+    return rewrite(parent, technique, add_restrict(parent.source));
+  if (technique == "launch_bounds")
+    return rewrite(parent, technique, add_launch_bounds(parent.source));
+  if (technique == "loop_unrolling")
+    return rewrite(parent, technique, unroll_constant_loops(parent.source));
+  if (technique == "launch_geometry_tuning") return launch_geometry(parent, technique);
+  if (technique == "tile_size_tuning") return tunables(parent, technique, spec, false);
+  if (technique == "occupancy_tuning") return tunables(parent, technique, spec, true);
+  if (technique == "fast_math")
+    return flag(parent, technique, "-use_fast_math",
+                "built with -use_fast_math (kept only if it verifies at the kernel's tolerance)");
+  if (technique == "cache_loads_in_l1")
+    return flag(parent, technique, "-Xptxas=-dlcm=ca", "global loads cached in L1 (-dlcm=ca)");
+  if (technique == "max_register_cap") {
+    Proposal p;
+    for (int cap : {32, 64, 128}) {
+      const std::string f = "--maxrregcount=" + std::to_string(cap);
+      auto single = flag(parent, technique, f, "registers capped at " + std::to_string(cap));
+      for (auto& c : single.children) {
+        // One cap at a time: drop an earlier cap.
+        std::erase_if(c.extra_flags, [&](const std::string& x) {
+          return x != f && x.rfind("--maxrregcount=", 0) == 0;
+        });
+        p.children.push_back(std::move(c));
+      }
+    }
+    if (p.children.empty()) p.why_not = "every cap was tried on this path";
+    return p;
+  }
+  if (technique == "target_native_arch") {
+    if (!gpu.has_arch_specific) return {{}, gpu.arch + " has no arch-specific (a) variant"};
+    Candidate c = child_of(parent, technique, "built for " + gpu.arch + "a");
+    c.arch = gpu.arch + "a";
+    return one(parent, technique, std::move(c));
+  }
+  return {{}, "no embedded applier (needs an LLM backend)"};
+}
+
+}  // namespace kblaster

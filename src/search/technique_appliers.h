@@ -1,0 +1,39 @@
+// The embedded, LLM-free techniques: for a catalogue technique id, the child
+// candidates it proposes from a parent. Source rewrites come from src/transform;
+// flags, arch and tunables are set here.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "search/candidate.h"
+
+namespace kblaster {
+
+// What a technique proposes: children to try (each with its change described),
+// or none with the reason it does not apply to this parent.
+struct Proposal {
+  std::vector<Candidate> children;
+  std::string why_not;
+};
+
+// Where the candidates run: decides the flags that depend on the GPU.
+struct TargetGpu {
+  std::string arch;  // "sm_90"
+  bool has_arch_specific = false;  // an "a" variant exists (sm_90a on Hopper)
+};
+
+// The technique ids of kb/catalogue/techniques.json with an embedded applier.
+const std::set<std::string>& embedded_techniques();
+
+// The children `technique` proposes for `parent` of `spec`. A technique already on
+// the parent's path that cannot usefully repeat (flags, restrict, bounds,
+// unrolling) proposes nothing; tunables and launch constants propose the values
+// not yet taken.
+Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
+                 const TargetGpu& gpu);
+
+}  // namespace kblaster

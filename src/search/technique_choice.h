@@ -1,0 +1,47 @@
+// Which technique a search step tries next (DESIGN.md, "Knowledge Base and MAIC-RL", step 2):
+// a weighted random choice among the top k predicted gains, with a share kept for untried
+// techniques so the search still explores. Pure: the randomness is passed in.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kb/prediction.h"
+#include "stats/random_source.h"
+
+namespace kblaster {
+
+struct ChoiceOptions {
+  int top_k = 4;                // exploit among this many best predictions (< 1 means 1)
+  double explore_share = 0.25;  // chance of trying an untried technique when one is left
+  double temperature = 0.05;    // softmax temperature over log gains; <= 0 picks the best
+};
+
+enum class ChoiceMode { exploit, explore };
+const char* choice_mode_name(ChoiceMode mode);  // "exploit" or "explore"
+
+// One choice, with what the caller prints about it.
+struct TechniqueChoice {
+  std::string technique;
+  ChoiceMode mode = ChoiceMode::exploit;
+  double predicted_log_speedup = 0.0;  // the prediction's expected_log_speedup
+  double weight = 0.0;                 // probability of this technique within its mode's draw
+};
+
+// Considers only predictions whose technique is in `applicable` and not in `exclude`.
+// With probability explore_share (one uniform draw, always taken) picks uniformly among
+// those with attempts == 0, if any; otherwise draws among the top_k by expected gain
+// (ties by technique id) with weights softmax(expected / temperature). nullopt when no
+// prediction is left. Deterministic for a given RandomSource state.
+std::optional<TechniqueChoice> choose_technique(const std::vector<Prediction>& predictions,
+                                                const std::set<std::string>& applicable,
+                                                const std::set<std::string>& exclude,
+                                                const ChoiceOptions& options, RandomSource& random);
+
+// "chose vectorized_access (predicted +4.1%, exploit, weight 0.62)"; the gain is
+// exp(log) - 1 in percent.
+std::string describe_choice(const TechniqueChoice& choice);
+
+}  // namespace kblaster

@@ -1,0 +1,168 @@
+// The MAIC-RL loop against a scripted Evaluator (it records every candidate it
+// is sent), a real SQLite KB seeded with the real catalogue, and the real
+// embedded appliers on the real softmax_slow example.
+#include "search/search_loop.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "cli/fake_harness_runner.h"
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "kb/seed.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using testing::read_text;
+
+// Answers by the technique the child's last change came from; records everything.
+class ScriptedEvaluator final : public Evaluator {
+ public:
+  std::vector<Candidate> evaluated;
+  int profiles = 0;
+  Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override {
+    (void)parent;
+    evaluated.push_back(child);
+    Evaluation e;
+    const std::string& t = child.path.back();
+    if (t == "launch_geometry_tuning" && child.source.find("kThreads = 32;") != std::string::npos) {
+      e.outcome = StepOutcome::faster, e.log_speedup = std::log(1.8);
+    } else if (t == "restrict_pointers") {
+      e.outcome = StepOutcome::faster, e.log_speedup = std::log(1.05);
+    } else if (t == "fast_math") {
+      e.outcome = StepOutcome::verify_failure, e.detail = "wrong_result: `out`[3] …";
+    } else if (t == "launch_bounds") {
+      e.outcome = StepOutcome::compile_failure, e.detail = "error: …";
+    } else {
+      e.outcome = StepOutcome::same, e.log_speedup = 0.001;
+    }
+    return e;
+  }
+  Result<PerfState> state_of(const Candidate& c) override {
+    ++profiles;
+    PerfState s;
+    s.key = c.source.find("kThreads = 32;") != std::string::npos ? "latency.memory_dependency_stalls"
+                                                                  : "launch.grid_undersized";
+    s.bottleneck = s.key.substr(0, s.key.find('.'));
+    s.explanation = "scripted";
+    return s;
+  }
+};
+
+class SearchLoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto dir = testing::source_dir() / "kb" / "catalogue";
+    auto c = load_catalogue(read_text(dir / "techniques.json"), read_text(dir / "states.json"));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    catalogue = std::move(*c);
+    auto s = Store::open(tmp.path() / "kb.sqlite");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    store.emplace(std::move(*s));
+    ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
+    auto config = load_config(DirectoryTree(testing::examples_dir()));
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    this->config = std::move(*config);
+    for (const auto& k : this->config.kernels)
+      if (k.name == "softmax_slow") spec = &k;
+    ASSERT_NE(spec, nullptr);
+    baseline.source = read_text(testing::examples_dir() / spec->source);
+    options.budget = {4, 3, 1e9, 0, 0.01};
+    options.seed = 7;
+    options.gpu = {"sm_90", true};
+    options.task = "softmax_slow";
+    options.now_unix = 1'700'000'000;
+  }
+  Result<SearchResult> search() {
+    return run_search(baseline, *spec, evaluator, *store, catalogue, options, clock, progress);
+  }
+
+  testing::TempDir tmp;
+  Catalogue catalogue;
+  std::optional<Store> store;
+  Config config;
+  const KernelSpec* spec = nullptr;
+  Candidate baseline;
+  SearchOptions options;
+  ScriptedEvaluator evaluator;
+  testing::FakeClock clock{1.0};
+  std::ostringstream progress;
+};
+
+TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_LE(r->steps.size(), 12u) << "breadth 4 x depth 3";
+  EXPECT_NEAR(std::exp(r->best_log_speedup), 1.8 * (r->best.path.size() > 1 ? 1.05 : 1.0), 0.06)
+      << progress.str();
+  EXPECT_THAT(r->best.path, ::testing::Contains("launch_geometry_tuning")) << progress.str();
+  EXPECT_THAT(r->best.source, ::testing::HasSubstr("kThreads = 32;"));
+  EXPECT_EQ(r->baseline_state, "launch.grid_undersized");
+  EXPECT_EQ(r->best_state, "latency.memory_dependency_stalls");
+  EXPECT_TRUE(r->soft_verification.empty());
+  EXPECT_EQ(r->best_so_far.size(), r->steps.size() - 0) << "one entry per evaluation";
+  // Every child the evaluator saw came from an applier: one new change each.
+  for (const auto& c : evaluator.evaluated) EXPECT_EQ(c.changes.size(), c.path.size());
+  EXPECT_THAT(progress.str(), ::testing::HasSubstr("rollout 1/4 step 1: chose "));
+}
+
+TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
+  options.choice.explore_share = 1.0;  // try everything untried first
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto trajectories = store->trajectory_count();
+  ASSERT_TRUE(trajectories.ok());
+  EXPECT_GE(*trajectories, 1);
+  std::int64_t attempts = 0, compile_failures = 0, verify_failures = 0;
+  for (const auto& state : {"launch.grid_undersized", "latency.memory_dependency_stalls"})
+    for (const auto& t : embedded_techniques()) {
+      auto s = store->stats(state, t, "sm_90");
+      ASSERT_TRUE(s.ok());
+      attempts += s->attempts, compile_failures += s->compile_failures,
+          verify_failures += s->verify_failures;
+    }
+  EXPECT_EQ(attempts, static_cast<std::int64_t>(r->steps.size()));
+  int failed_steps = 0;
+  for (const auto& s : r->steps)
+    failed_steps += !is_measured(s.evaluation.outcome);
+  EXPECT_EQ(compile_failures + verify_failures, failed_steps);
+  const auto& first = r->steps.front();
+  auto lessons = store->lessons(first.state, first.technique);
+  ASSERT_TRUE(lessons.ok());
+  ASSERT_FALSE(lessons->empty());
+  EXPECT_THAT(lessons->front().text, ::testing::HasSubstr(first.state + " / " + first.technique));
+}
+
+TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
+  // Train: a KB where launch_geometry_tuning paid off in this state on this arch.
+  for (int i = 0; i < 5; ++i) {
+    Trajectory t{"warm-" + std::to_string(i), "other", "sm_90", 1, {}};
+    t.steps.push_back({0, "launch.grid_undersized", "launch_geometry_tuning", StepOutcome::faster,
+                       std::log(1.8), 0});
+    t.steps.push_back({1, "launch.grid_undersized", "tile_size_tuning", StepOutcome::same, 0.0, 0});
+    ASSERT_TRUE(store->record_trajectory(t).ok());
+  }
+  options.choice.explore_share = 0.0;
+  options.choice.temperature = 0.0;  // the best prediction, always
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->steps.front().technique, "launch_geometry_tuning") << progress.str();
+}
+
+TEST_F(SearchLoopTest, StopsEarlyWithoutImprovementAndSaysWhy) {
+  options.budget = {8, 2, 1e9, 2, 0.01};
+  auto r = search();
+  ASSERT_TRUE(r.ok());
+  // The 1.8x comes early; after it, two rollouts without a further 1% gain stop the search.
+  EXPECT_EQ(r->stop_reason, "no improvement > 1% in 2 rollouts") << progress.str();
+  EXPECT_LT(r->steps.size(), 16u);
+}
+
+}  // namespace
+}  // namespace kblaster
