@@ -65,7 +65,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                                      : std::filesystem::absolute(o.out);
   const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
   session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
-                   << " (repeat with --seed " << seed << "), budget " << o.budget.breadth << " x "
+                   << " (repeat with --search-seed " << seed << "), budget " << o.budget.breadth << " x "
                    << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
 
   bool problem = false;

@@ -23,12 +23,15 @@ std::string times(double log_speedup) {
   return buf;
 }
 
-// The techniques that propose at least one child for `parent`, and their children.
+// The techniques that propose at least one child for `parent` not evaluated yet
+// (nor the baseline: a tunable set back to its first value is not new), and those children.
 std::map<std::string, Proposal> proposals(const Candidate& parent, const KernelSpec& spec,
-                                          const TargetGpu& gpu) {
+                                          const TargetGpu& gpu,
+                                          const std::set<std::string>& seen) {
   std::map<std::string, Proposal> out;
   for (const auto& t : embedded_techniques()) {
     Proposal p = propose(t, parent, spec, gpu);
+    std::erase_if(p.children, [&](const Candidate& c) { return seen.count(c.fingerprint()); });
     if (!p.children.empty()) out.emplace(t, std::move(p));
   }
   return out;
@@ -57,6 +60,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
   PerfState best_state = *state;
 
   RandomSource random(options.seed);
+  std::set<std::string> seen = {baseline.fingerprint()};  // every candidate built so far
   BudgetTracker budget(options.budget, clock.now_seconds());
   while (budget.may_start_rollout(clock.now_seconds())) {
     const int rollout = budget.rollouts();
@@ -70,7 +74,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
       if (!predictions) return predictions.error();
-      auto offered = proposals(parent, spec, options.gpu);
+      auto offered = proposals(parent, spec, options.gpu, seen);
       std::set<std::string> applicable;
       for (const auto& [t, p] : offered) applicable.insert(t);
       auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
@@ -84,6 +88,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
           children[static_cast<std::size_t>(random.uniform() * children.size()) % children.size()];
       progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
                << ": " << describe_choice(*choice) << ": " << child.changes.back() << "\n";
+      seen.insert(child.fingerprint());
       auto eval = evaluator.evaluate(parent, child);
       if (!eval) return eval.error();
       const bool measured = is_measured(eval->outcome);

@@ -54,6 +54,7 @@ struct SearchResult {
 
 // Searches from `baseline`. Each rollout starts from the best so far; a step that
 // is FASTER (verified and significantly faster) becomes the parent of the next.
+// No candidate is evaluated twice (by Candidate::fingerprint), the baseline included.
 // Every step, failures included, is recorded in `kb` as part of its rollout's
 // trajectory, with a statistical lesson. Progress lines go to `progress`.
 // Errors are the evaluator's, the KB's, or a profile that fails.

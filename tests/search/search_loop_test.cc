@@ -107,8 +107,12 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
   EXPECT_EQ(r->best_state, "latency.memory_dependency_stalls");
   EXPECT_TRUE(r->soft_verification.empty());
   EXPECT_EQ(r->best_so_far.size(), r->steps.size() - 0) << "one entry per evaluation";
-  // Every child the evaluator saw came from an applier: one new change each.
-  for (const auto& c : evaluator.evaluated) EXPECT_EQ(c.changes.size(), c.path.size());
+  // Every child the evaluator saw came from an applier (one change each), and none twice.
+  std::set<std::string> fingerprints = {baseline.fingerprint()};
+  for (const auto& c : evaluator.evaluated) {
+    EXPECT_EQ(c.changes.size(), c.path.size());
+    EXPECT_TRUE(fingerprints.insert(c.fingerprint()).second) << "evaluated twice: " << c.changes.back();
+  }
   EXPECT_THAT(progress.str(), ::testing::HasSubstr("rollout 1/4 step 1: chose "));
 }
 

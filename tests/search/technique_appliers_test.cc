@@ -1,0 +1,89 @@
+// The embedded techniques on the real example kernels: what each proposes, and
+// why not when it does not apply.
+#include "search/technique_appliers.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "gpu/shim.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TechniqueAppliers : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto c = load_config(DirectoryTree(testing::examples_dir()));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    config = std::move(*c);
+  }
+  const KernelSpec& spec(const std::string& name) {
+    for (const auto& k : config.kernels)
+      if (k.name == name) return k;
+    throw std::runtime_error("no kernel " + name);
+  }
+  Candidate baseline(const std::string& name) {
+    Candidate c;
+    c.source = testing::read_text(testing::examples_dir() / spec(name).source);
+    return c;
+  }
+  Config config;
+  TargetGpu hopper{"sm_90", true};
+};
+
+TEST_F(TechniqueAppliers, SourceRewritesAndLaunchGeometryOnSoftmaxSlow) {
+  const Candidate base = baseline("softmax_slow");
+  auto restrict = propose("restrict_pointers", base, spec("softmax_slow"), hopper);
+  ASSERT_EQ(restrict.children.size(), 1u) << restrict.why_not;
+  EXPECT_THAT(restrict.children[0].source, HasSubstr("float* __restrict__ out"));
+  EXPECT_EQ(restrict.children[0].path, std::vector<std::string>{"restrict_pointers"});
+  auto again = propose("restrict_pointers", restrict.children[0], spec("softmax_slow"), hopper);
+  EXPECT_TRUE(again.children.empty());
+  EXPECT_EQ(again.why_not, "already applied on this path");
+
+  auto geometry = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper);
+  ASSERT_EQ(geometry.children.size(), 5u) << "32, 64, 256, 512, 1024 besides 128";
+  EXPECT_THAT(geometry.children[0].source, HasSubstr("constexpr int kThreads = 32;"));
+}
+
+TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {
+  const Candidate base = baseline("axpy");
+  auto fast = propose("fast_math", base, spec("axpy"), hopper);
+  ASSERT_EQ(fast.children.size(), 1u);
+  EXPECT_EQ(fast.children[0].extra_flags, std::vector<std::string>{"-use_fast_math"});
+  auto caps = propose("max_register_cap", base, spec("axpy"), hopper);
+  ASSERT_EQ(caps.children.size(), 3u);
+  auto recap = propose("max_register_cap", caps.children[0], spec("axpy"), hopper);
+  for (const auto& c : recap.children) EXPECT_EQ(c.extra_flags.size(), 1u) << "one cap at a time";
+  auto native = propose("target_native_arch", base, spec("axpy"), hopper);
+  ASSERT_EQ(native.children.size(), 1u);
+  EXPECT_EQ(native.children[0].arch, "sm_90a");
+  auto older = propose("target_native_arch", base, spec("axpy"), TargetGpu{"sm_80", false});
+  EXPECT_EQ(older.why_not, "sm_80 has no arch-specific (a) variant");
+  EXPECT_THAT(propose("tensor_cores", base, spec("axpy"), hopper).why_not,
+              HasSubstr("no embedded applier"));
+}
+
+TEST_F(TechniqueAppliers, TunablesOfBothKinds) {
+  auto tile = propose("tile_size_tuning", baseline("transpose"), spec("transpose"), hopper);
+  ASSERT_EQ(tile.children.size(), 1u) << tile.why_not;
+  EXPECT_EQ(tile.children[0].macros.at("BLOCK"), "16");
+  auto occupancy = propose("occupancy_tuning", baseline("scale_rows"), spec("scale_rows"), hopper);
+  ASSERT_EQ(occupancy.children.size(), 2u) << occupancy.why_not;
+  EXPECT_EQ(occupancy.children[0].launcher_args.at("block_size"), 256);
+  EXPECT_EQ(occupancy.children[1].launcher_args.at("block_size"), 512);
+  EXPECT_EQ(propose("occupancy_tuning", baseline("axpy"), spec("axpy"), hopper).why_not,
+            "the spec declares no launcher-argument tunable");
+  // The shim reads a launcher-argument tunable through a macro a build can fix.
+  const std::string shim = generate_shim(spec("scale_rows"), "kernels/scale_rows.cu");
+  EXPECT_THAT(shim, HasSubstr("#ifdef KBLASTER_TUNE_block_size"));
+  EXPECT_THAT(shim, HasSubstr("KBLASTER_ARG_block_size(*static_cast<int32_t*>"));
+}
+
+}  // namespace
+}  // namespace kblaster
