@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "cli/ncu_run.h"
 #include "cli/profile_report.h"
@@ -38,7 +39,21 @@ GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessC
       cache_(setup_.cache_dir),
       builder_(compiler, cache_, setup_.cache_dir / "shims"),
       harness_(harness),
-      clock_(clock) {}
+      clock_(clock),
+      compiler_(compiler),
+      pool_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
+
+void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
+  for (const Candidate& c : likely_next) {
+    auto tree = write_tree(c);  // on this thread: trees_ is not shared
+    if (!tree) continue;        // the build proper will report it
+    const BuildRequest request = request_for(c, setup_, *tree);
+    pool_.start(c.fingerprint(), [this, request]() {
+      CandidateBuilder builder(compiler_, cache_, setup_.cache_dir / "shims");
+      return builder.build(*setup_.spec, request);
+    });
+  }
+}
 
 Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
   const std::string key = c.fingerprint();
@@ -69,7 +84,8 @@ Result<BuildResult> GpuEvaluator::build(const Candidate& c) {
   auto tree = write_tree(c);
   if (!tree) return tree.error();
   const double start = clock_.now_seconds();
-  auto r = builder_.build(*setup_.spec, request_for(c, setup_, *tree));
+  auto ahead = pool_.take(c.fingerprint());  // built in the background, or still building
+  auto r = ahead ? std::move(*ahead) : builder_.build(*setup_.spec, request_for(c, setup_, *tree));
   build_seconds_ += clock_.now_seconds() - start;
   return r;
 }

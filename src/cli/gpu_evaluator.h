@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "cli/build_pool.h"
 #include "cli/build_step.h"
 #include "cli/command.h"
 #include "cli/compare_step.h"
@@ -44,14 +45,16 @@ class GpuEvaluator final : public Evaluator {
 
   Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override;
   Result<PerfState> state_of(const Candidate& candidate) override;
+  // Builds `likely_next` on background threads (BuildPool) while the GPU works.
+  void prefetch(const std::vector<Candidate>& likely_next) override;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
   Result<std::optional<ProfileReport>> profile(const Candidate& candidate, std::string& why);
   // An A/B comparison of two candidates already evaluated (the baseline and the
   // best), for the result's speedup and its CI.
   Result<AbResult> compare(const Candidate& a, const Candidate& b);
 
-  // Seconds the GPU was busy (verifying, timing, profiling) and seconds spent
-  // building, for the run's GPU idle share.
+  // Seconds the GPU was busy (verifying, timing, profiling) and seconds the
+  // search waited for builds, for the run's GPU idle share.
   double gpu_seconds() const { return gpu_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
@@ -66,6 +69,8 @@ class GpuEvaluator final : public Evaluator {
   CandidateBuilder builder_;
   HarnessClient& harness_;
   Clock& clock_;
+  Compiler& compiler_;
+  BuildPool pool_;
   double gpu_seconds_ = 0.0, build_seconds_ = 0.0;
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
 };

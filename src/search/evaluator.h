@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "kb/records.h"
@@ -34,6 +35,9 @@ class Evaluator {
   // timing-only state such as "latency.no_dominant_bottleneck" with its reason
   // otherwise), and its median time in seconds.
   virtual Result<PerfState> state_of(const Candidate& candidate) = 0;
+  // Candidates the search may evaluate next: an evaluator may start building
+  // them in the background while the GPU works. A hint; the default ignores it.
+  virtual void prefetch(const std::vector<Candidate>& likely_next) { (void)likely_next; }
 };
 
 }  // namespace kblaster

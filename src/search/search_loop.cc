@@ -37,6 +37,22 @@ std::map<std::string, Proposal> proposals(const Candidate& parent, const KernelS
   return out;
 }
 
+// What the next step may evaluate if this one is not faster: the first child of
+// each other offered technique, then the chosen technique's other children.
+std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
+                                   const Candidate& chosen, int limit) {
+  std::vector<Candidate> out;
+  const std::string fp = chosen.fingerprint();
+  for (int round = 0; round < 2; ++round)
+    for (const auto& [t, p] : offered)
+      for (std::size_t i = 0; i < p.children.size(); ++i) {
+        if (static_cast<int>(out.size()) >= limit) return out;
+        if ((round == 0) != (i == 0) || p.children[i].fingerprint() == fp) continue;
+        out.push_back(p.children[i]);
+      }
+  return out;
+}
+
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
   Candidate key;
@@ -89,15 +105,16 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
                << ": " << describe_choice(*choice) << ": " << child.changes.back() << "\n";
       seen.insert(child.fingerprint());
+      evaluator.prefetch(likely_next(offered, child, options.prefetch));
       auto eval = evaluator.evaluate(parent, child);
       if (!eval) return eval.error();
       const bool measured = is_measured(eval->outcome);
       const bool faster = eval->outcome == StepOutcome::faster;
       budget.record_evaluation(measured ? std::optional(parent_log + eval->log_speedup)
                                         : std::nullopt);
-      progress << "    -> " << outcome_name(eval->outcome)
-               << (measured ? " " + times(eval->log_speedup) + " against its parent" : "") << ": "
-               << eval->detail << "\n";
+      progress << "    -> " << outcome_name(eval->outcome);
+      if (measured) progress << " " << times(eval->log_speedup) << " against its parent";
+      progress << ": " << eval->detail << "\n";
       trajectory.steps.push_back({d, parent_state.key, choice->technique, eval->outcome,
                                   measured ? eval->log_speedup : 0.0, 0});
       Prediction predicted;

@@ -29,6 +29,7 @@ struct SearchOptions {
   TargetGpu gpu;
   std::string task;  // the KB's task name: "<repo>/<kernel>"
   std::int64_t now_unix = 0;  // for KB records
+  int prefetch = 4;  // children of other techniques handed to Evaluator::prefetch per step
 };
 
 // One evaluated step, as the report and the JSON result show it.

@@ -25,7 +25,11 @@ using testing::read_text;
 class ScriptedEvaluator final : public Evaluator {
  public:
   std::vector<Candidate> evaluated;
+  std::vector<Candidate> prefetched;
   int profiles = 0;
+  void prefetch(const std::vector<Candidate>& next) override {
+    prefetched.insert(prefetched.end(), next.begin(), next.end());
+  }
   Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override {
     (void)parent;
     evaluated.push_back(child);
@@ -114,6 +118,9 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
     EXPECT_TRUE(fingerprints.insert(c.fingerprint()).second) << "evaluated twice: " << c.changes.back();
   }
   EXPECT_THAT(progress.str(), ::testing::HasSubstr("rollout 1/4 step 1: chose "));
+  // While a child is measured, children of other techniques are handed over to build ahead.
+  ASSERT_FALSE(evaluator.prefetched.empty());
+  for (const auto& c : evaluator.prefetched) EXPECT_EQ(c.path.size(), c.changes.size());
 }
 
 TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
