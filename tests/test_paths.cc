@@ -3,7 +3,6 @@
 #include <stdlib.h>
 
 #include <cstdlib>
-
 #include <fstream>
 #include <stdexcept>
 
@@ -20,7 +19,9 @@ std::filesystem::path configured(const char* variable, const char* built_in) {
 
 }  // namespace
 
-std::filesystem::path source_dir() { return configured("KBLASTER_SOURCE_DIR", KBLASTER_SOURCE_DIR); }
+std::filesystem::path source_dir() {
+  return configured("KBLASTER_SOURCE_DIR", KBLASTER_SOURCE_DIR);
+}
 std::filesystem::path kblaster_binary() { return configured("KBLASTER_BINARY", KBLASTER_BINARY); }
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -6,9 +6,9 @@
 
 namespace kblaster::testing {
 
-std::filesystem::path source_dir();        // the repository root
-std::filesystem::path kblaster_binary();   // build/kblaster
-std::filesystem::path examples_dir();      // examples/kernels
+std::filesystem::path source_dir();       // the repository root
+std::filesystem::path kblaster_binary();  // build/kblaster
+std::filesystem::path examples_dir();     // examples/kernels
 
 // The whole content of `path`; "" if it cannot be read.
 std::string read_text(const std::filesystem::path& path);

@@ -22,7 +22,7 @@ class BuildPool {
 
   // At most `workers` (at least 1) jobs run at once; the rest queue.
   explicit BuildPool(unsigned workers);
-  ~BuildPool();  // waits for the jobs in flight
+  ~BuildPool();                          // waits for the jobs in flight
   BuildPool(const BuildPool&) = delete;  // owns running threads
   BuildPool& operator=(const BuildPool&) = delete;
 

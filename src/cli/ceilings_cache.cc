@@ -40,7 +40,8 @@ Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::st
   if (auto it = all.find(gpu_name); it != all.end() && it->is_object()) {
     const auto& j = *it;
     MeasuredCeilings c{j.value("dram_bytes_per_s", 0.0), j.value("fp32_flops_per_s", 0.0), {}};
-    if (j.contains("tensor_flops_per_s")) c.tensor_flops_per_s = j["tensor_flops_per_s"].get<double>();
+    if (j.contains("tensor_flops_per_s"))
+      c.tensor_flops_per_s = j["tensor_flops_per_s"].get<double>();
     if (c.dram_bytes_per_s > 0 && c.fp32_flops_per_s > 0) {
       session.progress << "ceilings of " << gpu_name << " (measured " << j.value("measured", "?")
                        << ", cached in " << file.string() << "): ";

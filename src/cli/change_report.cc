@@ -29,9 +29,9 @@ void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::str
         << " are new\n";
   else
     out << "changes " << plan.range.base.short_hex() << ".." << plan.range.head.short_hex()
-      << " (from " << source << "): " << plan.paths.size() << " file(s) changed, "
-      << plan.changes.hits.size() << " of " << plan.head_config.kernels.size()
-      << " kernel(s) hit\n";
+        << " (from " << source << "): " << plan.paths.size() << " file(s) changed, "
+        << plan.changes.hits.size() << " of " << plan.head_config.kernels.size()
+        << " kernel(s) hit\n";
   if (plan.changes.base_config_error)
     out << "  the base's config did not load (" << plan.changes.base_config_error->describe()
         << "), so every kernel counts as new\n";
@@ -58,13 +58,14 @@ nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
     j["base_source"] = h.base_source ? nlohmann::json(*h.base_source) : nlohmann::json(nullptr);
     hits.push_back(std::move(j));
   }
-  nlohmann::json j = {{"base", plan.new_branch ? nlohmann::json() : nlohmann::json(plan.range.base.hex)},
-                      {"head", plan.range.head.hex},
-                      {"source", source},
-                      {"changed_paths", paths},
-                      {"hits", hits},
-                      {"not_hit", not_hit(plan)},
-                      {"new_branch", plan.new_branch}};
+  nlohmann::json j = {
+      {"base", plan.new_branch ? nlohmann::json() : nlohmann::json(plan.range.base.hex)},
+      {"head", plan.range.head.hex},
+      {"source", source},
+      {"changed_paths", paths},
+      {"hits", hits},
+      {"not_hit", not_hit(plan)},
+      {"new_branch", plan.new_branch}};
   j["base_config_error"] = plan.changes.base_config_error
                                ? nlohmann::json(plan.changes.base_config_error->describe())
                                : nlohmann::json(nullptr);

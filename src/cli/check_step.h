@@ -29,7 +29,8 @@ struct CheckRow {
   std::string base;     // base's build outcome; "-" when there is none
   std::string head;     // head's build outcome; "-" when deleted
   std::string ratio;    // "1.031 [1.012, 1.050]" (head / base, with CI); empty when not timed
-  std::string verdict;  // FASTER, SLOWER, SAME, AMBIGUOUS, NEW, DELETED, BUILD_FAILED, REGRESSION (functional), …
+  std::string verdict;  // FASTER, SLOWER, SAME, AMBIGUOUS, NEW, DELETED, BUILD_FAILED, REGRESSION
+                        // (functional), …
   std::string reason;
   enum class Problem { none, slower, error } problem = Problem::none;
 };

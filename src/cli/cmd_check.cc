@@ -74,8 +74,9 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
   const auto repo_root = std::filesystem::absolute(options.common.repo).lexically_normal();
   auto git = GitRepo::open(repo_root);
   if (!git) return git.error();
-  auto plan = plan_revisions(**git, want.base, want.head,
-                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+  auto plan =
+      plan_revisions(**git, want.base, want.head,
+                     options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   const RevisionRange* range = &plan->range;
   const CheckConfig& policy = plan->head_config.check;

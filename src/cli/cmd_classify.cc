@@ -81,7 +81,8 @@ CommandAction setup_classify(CLI::App& app) {
                  "An earlier run's CSV: also print the profile delta from it to --ncu-csv");
   app.add_option("--before-source", o->before_source,
                  "The earlier run's source (default: --source)");
-  app.add_option("--min-bytes", o->min_bytes, "The workload's minimum DRAM bytes, for the roofline");
+  app.add_option("--min-bytes", o->min_bytes,
+                 "The workload's minimum DRAM bytes, for the roofline");
   app.add_option("--flops", o->flops, "The workload's FLOPs, for the roofline");
   app.add_option("--peak-dram", o->peak_dram, "Measured DRAM bytes/s, for the roofline");
   app.add_option("--peak-fp32", o->peak_fp32, "Measured FP32 FLOP/s, for the roofline");

@@ -52,7 +52,8 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
   auto ncu = find_ncu(env);
-  if (!ncu) session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
+  if (!ncu)
+    session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
   const auto kb_file = kb_path(o.common.repo, o.kb);
@@ -61,12 +62,12 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   KB_TRY(seed_catalogue(*kb, *catalogue));
   auto compiler = NvccCompiler::find();
   if (!compiler) return compiler.error();
-  const auto out_dir = o.out.empty() ? run->repo.root / ".kblaster" / "optimize"
-                                     : std::filesystem::absolute(o.out);
+  const auto out_dir =
+      o.out.empty() ? run->repo.root / ".kblaster" / "optimize" : std::filesystem::absolute(o.out);
   const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
   session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
-                   << " (repeat with --search-seed " << seed << "), budget " << o.budget.breadth << " x "
-                   << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
+                   << " (repeat with --search-seed " << seed << "), budget " << o.budget.breadth
+                   << " x " << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
 
   bool problem = false;
   nlohmann::json results = nlohmann::json::array();
@@ -105,9 +106,9 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
     auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *kb,
                              *catalogue, search, session.clock, session.progress);
     if (!result) return result.error();
-    auto written = write_optimize_result(spec, run->repo.root, *result, evaluator,
-                                         session.clock.now_seconds() - start, out_dir, o.apply,
-                                         session);
+    auto written =
+        write_optimize_result(spec, run->repo.root, *result, evaluator,
+                              session.clock.now_seconds() - start, out_dir, o.apply, session);
     if (!written) return written.error();
     results.push_back(*written);
   }
@@ -125,10 +126,12 @@ CommandAction setup_optimize(CLI::App& app) {
   add_kb_flags(app, o->kb);
   app.add_option("--breadth", o->budget.breadth, "Rollouts per kernel (default 8)");
   app.add_option("--depth", o->budget.depth, "Steps per rollout (default 4)");
-  app.add_option("--max-time", o->budget.max_seconds, "Wall-clock seconds per kernel (default 900)");
+  app.add_option("--max-time", o->budget.max_seconds,
+                 "Wall-clock seconds per kernel (default 900)");
   app.add_option("--patience", o->budget.patience,
                  "Stop after this many rollouts without improvement (default 2; 0: never)");
-  app.add_option("--search-seed", o->seed, "Seed of the technique choices (default: random, printed)");
+  app.add_option("--search-seed", o->seed,
+                 "Seed of the technique choices (default: random, printed)");
   app.add_option("--out", o->out, "Output folder (default REPO/.kblaster/optimize)");
   app.add_flag("--apply", o->apply,
                "Overwrite the kernel's source with the best verified, faster candidate");

@@ -27,8 +27,9 @@ Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRang
                                  Session& session) {
   auto git = GitRepo::open(options.common.repo);
   if (!git) return git.error();
-  auto plan = plan_revisions(**git, requested.base, requested.head,
-                             options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+  auto plan =
+      plan_revisions(**git, requested.base, requested.head,
+                     options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   if (options.common.json)
     session.out << to_json(*plan, requested.source).dump(2) << "\n";

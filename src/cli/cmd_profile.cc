@@ -43,7 +43,9 @@ Result<nlohmann::json> timing_only(GpuRun& run, const KernelBuild& b, const Meas
   auto m = measure(*run.gpu.client, *b.spec, 0, BenchFlags{}, c, session.clock);
   if (!m) return m.error();
   session.progress << "  " << describe(*m, c) << "\n";
-  return nlohmann::json{{"kernel", b.spec->name}, {"profile", nullptr}, {"why_no_profile", why},
+  return nlohmann::json{{"kernel", b.spec->name},
+                        {"profile", nullptr},
+                        {"why_no_profile", why},
                         {"measurement", to_json(*m, c)}};
 }
 
@@ -71,16 +73,16 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
     auto plan = plan_kernel(spec);
     if (!plan) return plan.error();
     const SizePlan& size = plan->sizes.front();
- text << "profile " << spec.name << " at " << size_label(spec, spec.sizes.front())
-                << " (not verified here; `kblaster verify` checks it)\n";
+    text << "profile " << spec.name << " at " << size_label(spec, spec.sizes.front())
+         << " (not verified here; `kblaster verify` checks it)\n";
     if (!ncu) {
       auto j = timing_only(*run, b, *ceilings, ncu.error().message, session);
       if (!j) return j.error();
       kernels.push_back(*j), timing_only_used = true;
       continue;
     }
-    const auto csv = run->builds.cache_dir / "profiles" /
-                     (spec.name + (o.full_set ? ".full.csv" : ".csv"));
+    const auto csv =
+        run->builds.cache_dir / "profiles" / (spec.name + (o.full_set ? ".full.csv" : ".csv"));
     auto ran = run_under_ncu(*ncu, b, size, metrics, csv, o.timeout_s);
     if (!ran) return ran.error();
     if (ran->problem) {
@@ -89,9 +91,9 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
       kernels.push_back(*j), timing_only_used = true;
       continue;
     }
-    auto report = read_profile(ran->csv, csv.string(), signature_of(spec, run->repo.root),
-                               RooflineInputs{double(size.min_bytes()),
-                                              double(size.flops.value_or(0)), *ceilings});
+    auto report = read_profile(
+        ran->csv, csv.string(), signature_of(spec, run->repo.root),
+        RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), *ceilings});
     if (!report) return report.error();
     print_profile(text, *report);
     text << "  ncu CSV: " << csv.string() << "\n";

@@ -14,24 +14,24 @@
 namespace kblaster {
 namespace {
 
-BuildRequest request_for(const Candidate& c, const GpuEvaluatorSetup& s,
-                         const std::filesystem::path& tree) {
-  BuildRequest r;
-  r.repo_root = tree;
-  r.arch = c.arch.empty() ? s.arch : c.arch;
-  r.macros = c.macros;
-  for (const auto& [name, value] : c.launcher_args)
-    r.macros["KBLASTER_TUNE_" + name] = std::to_string(value);
-  r.extra_flags = c.extra_flags;
-  return r;
-}
-
 // A KernelBuild-like view for run_under_ncu.
 KernelBuild as_kernel_build(const KernelSpec* spec, const BuildResult& r) {
   return KernelBuild{spec, r, std::nullopt};
 }
 
 }  // namespace
+
+BuildRequest build_request_for(const Candidate& c, const std::string& run_arch,
+                               const std::filesystem::path& tree) {
+  BuildRequest r;
+  r.repo_root = tree;
+  r.arch = c.arch.empty() ? run_arch : c.arch;
+  r.macros = c.macros;
+  for (const auto& [name, value] : c.launcher_args)
+    r.macros["KBLASTER_TUNE_" + name] = std::to_string(value);
+  r.extra_flags = c.extra_flags;
+  return r;
+}
 
 GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness,
                            Clock& clock)
@@ -47,7 +47,7 @@ void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
   for (const Candidate& c : likely_next) {
     auto tree = write_tree(c);  // on this thread: trees_ is not shared
     if (!tree) continue;        // the build proper will report it
-    const BuildRequest request = request_for(c, setup_, *tree);
+    const BuildRequest request = build_request_for(c, setup_.arch, *tree);
     pool_.start(c.fingerprint(), [this, request]() {
       CandidateBuilder builder(compiler_, cache_, setup_.cache_dir / "shims");
       return builder.build(*setup_.spec, request);
@@ -68,8 +68,8 @@ Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
     std::filesystem::create_directories(to.parent_path(), ec);
     std::filesystem::create_hard_link(setup_.repo_root / f, to, ec);
     if (ec) std::filesystem::copy_file(setup_.repo_root / f, to, ec);
-    if (ec) return Error::io("cannot link or copy " + f + " into " + tree.string() + ": " +
-                             ec.message());
+    if (ec)
+      return Error::io("cannot link or copy " + f + " into " + tree.string() + ": " + ec.message());
   }
   const auto source = tree / setup_.spec->source;
   std::filesystem::create_directories(source.parent_path(), ec);
@@ -85,7 +85,8 @@ Result<BuildResult> GpuEvaluator::build(const Candidate& c) {
   if (!tree) return tree.error();
   const double start = clock_.now_seconds();
   auto ahead = pool_.take(c.fingerprint());  // built in the background, or still building
-  auto r = ahead ? std::move(*ahead) : builder_.build(*setup_.spec, request_for(c, setup_, *tree));
+  auto r = ahead ? std::move(*ahead)
+                 : builder_.build(*setup_.spec, build_request_for(c, setup_.arch, *tree));
   build_seconds_ += clock_.now_seconds() - start;
   return r;
 }
@@ -160,9 +161,9 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, s
     why = *ran->problem;
     return std::optional<ProfileReport>();
   }
-  auto report = read_profile(ran->csv, csv.string(), read_signature(c.source),
-                             RooflineInputs{double(size.min_bytes()),
-                                            double(size.flops.value_or(0)), setup_.ceilings});
+  auto report = read_profile(
+      ran->csv, csv.string(), read_signature(c.source),
+      RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings});
   if (!report) return report.error();
   return std::optional<ProfileReport>(std::move(*report));
 }
@@ -184,7 +185,8 @@ Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   if (!built_a) return built_a.error();
   auto built_b = build(b);
   if (!built_b) return built_b.error();
-  if (!built_a->ok() || !built_b->ok()) return Error::internal("a compared candidate does not build");
+  if (!built_a->ok() || !built_b->ok())
+    return Error::internal("a compared candidate does not build");
   KB_TRY(harness_.load({built_a->object.string(), built_b->object.string()}, setup_.reference));
   auto plan = plan_kernel(*setup_.spec);
   if (!plan) return plan.error();

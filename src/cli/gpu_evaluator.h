@@ -38,6 +38,12 @@ struct GpuEvaluatorSetup {
   MeasuredCeilings ceilings;
 };
 
+// How `candidate` is built from the tree at `tree`: its arch (else `run_arch`),
+// -D tunables, launcher-argument tunables as -DKBLASTER_TUNE_<name> (the shim
+// reads them), and its extra nvcc flags.
+BuildRequest build_request_for(const Candidate& candidate, const std::string& run_arch,
+                               const std::filesystem::path& tree);
+
 class GpuEvaluator final : public Evaluator {
  public:
   // `compiler`, `harness` and `clock` must outlive the evaluator.

@@ -27,7 +27,8 @@ struct BenchFlags {
 void add_bench_flags(CLI::App& app, BenchFlags& flags);
 
 // The device's measured ceilings, against which achieved rates are reported.
-// Ceilings are profile/roofline.h's MeasuredCeilings (cli/ceilings_cache.h measures and caches them).
+// Ceilings are profile/roofline.h's MeasuredCeilings (cli/ceilings_cache.h measures and caches
+// them).
 using Ceilings = MeasuredCeilings;
 
 struct Measurement {

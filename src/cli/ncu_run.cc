@@ -35,8 +35,10 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   std::stringstream text;
   text << in.rdbuf();
   run.csv = text.str();
-  if (!in) run.problem = "ncu wrote no log at " + csv.string() + " (exit " + std::to_string(*exit) + ")";
-  else run.problem = ncu_log_problem(run.csv);
+  if (!in)
+    run.problem = "ncu wrote no log at " + csv.string() + " (exit " + std::to_string(*exit) + ")";
+  else
+    run.problem = ncu_log_problem(run.csv);
   return run;
 }
 

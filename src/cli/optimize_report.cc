@@ -19,8 +19,8 @@ nlohmann::json step_json(const SearchStep& s) {
           {"change", s.change},
           {"predicted_speedup", std::exp(s.predicted_log_speedup)},
           {"outcome", std::string(outcome_name(e.outcome))},
-          {"speedup_vs_parent", is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup))
-                                                       : nlohmann::json()},
+          {"speedup_vs_parent",
+           is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup)) : nlohmann::json()},
           {"detail", e.detail},
           {"best_speedup_after", std::exp(s.best_log_speedup_after)}};
 }
@@ -76,7 +76,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                     {"verdict", verdict_name(c.verdict)},
                     {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
   } else {
-    j["speedup"] = {{"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
+    j["speedup"] = {
+        {"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
   }
   j["verification"] = changed ? "every size, fresh seeds, against the kernel's reference, at each "
                                 "step and again in the final A/B"
@@ -91,7 +92,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     before = *b, after = *a;
   }
   if (before && after) {
-    const ProfileDelta delta = profile_delta(before->total, before->state, after->total, after->state);
+    const ProfileDelta delta =
+        profile_delta(before->total, before->state, after->total, after->state);
     j["profile_delta"] = to_json(delta);
   } else {
     j["profile_delta"] = nullptr;
@@ -108,8 +110,9 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   j["best_source_file"] = best_file.string();
   j["result_file"] = result_file.string();
 
-  session.progress << "  result: " << (changed ? j["speedup"]["verdict"].get<std::string>() : "SAME")
-                   << " " << j["speedup"]["value"].get<double>() << "x";
+  session.progress << "  result: "
+                   << (changed ? j["speedup"]["verdict"].get<std::string>() : "SAME") << " "
+                   << j["speedup"]["value"].get<double>() << "x";
   if (changed)
     session.progress << " [" << j["speedup"]["ci_low"].get<double>() << ", "
                      << j["speedup"]["ci_high"].get<double>() << "] via";
@@ -119,7 +122,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   if (before && after)
     print_profile_delta(session.progress,
                         profile_delta(before->total, before->state, after->total, after->state));
-  for (const auto& f : r.soft_verification) session.progress << "  soft verification: " << f << "\n";
+  for (const auto& f : r.soft_verification)
+    session.progress << "  soft verification: " << f << "\n";
   session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
   if (apply) {
     if (verified_faster && r.soft_verification.empty() && best.source != r.baseline.source) {
@@ -127,8 +131,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
       session.progress << "  applied: rewrote " << (repo_root / spec.source).string() << "\n";
       j["applied"] = true;
     } else {
-      session.progress << "  not applied: " << (verified_faster ? "soft verification failed"
-                                                                : "no verified speedup")
+      session.progress << "  not applied: "
+                       << (verified_faster ? "soft verification failed" : "no verified speedup")
                        << "\n";
       j["applied"] = false;
     }

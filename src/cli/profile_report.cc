@@ -55,8 +55,7 @@ Result<ProfileReport> read_profile(std::string_view csv, const std::string& orig
                                    const std::optional<RooflineInputs>& roofline) {
   auto records = parse_ncu_csv(csv, origin);
   if (!records) return records.error();
-  if (records->empty())
-    return Error::config(origin, "ncu's CSV holds no profiled kernel");
+  if (records->empty()) return Error::config(origin, "ncu's CSV holds no profiled kernel");
   ProfileReport r;
   r.csv_origin = origin;
   for (const auto& k : *records) {
@@ -93,12 +92,12 @@ void print_profile(std::ostream& out, const ProfileReport& r) {
       << fmt(t.dram_bytes_written, "%.1f MB", 1e-6) << " written; global load sectors/request "
       << fmt(t.global_load_sectors_per_request, "%.1f") << "\n";
   out << "  occupancy: achieved " << fmt(t.achieved_occupancy_pct, "%.1f%%") << " of theoretical "
-      << fmt(t.theoretical_occupancy_pct, "%.1f%%") << "; waves/SM "
-      << fmt(t.waves_per_sm, "%.2f") << "\n";
-  out << "  pipes: FMA " << fmt(t.fma_pipe_pct, "%.1f%%") << ", ALU " << fmt(t.alu_pipe_pct, "%.1f%%")
-      << ", XU " << fmt(t.xu_pipe_pct, "%.1f%%") << ", tensor " << fmt(t.tensor_pipe_pct, "%.1f%%")
-      << ", FP64 " << fmt(t.fp64_pipe_pct, "%.1f%%") << "; issue active "
-      << fmt(t.issue_active_pct, "%.1f%%") << "\n";
+      << fmt(t.theoretical_occupancy_pct, "%.1f%%") << "; waves/SM " << fmt(t.waves_per_sm, "%.2f")
+      << "\n";
+  out << "  pipes: FMA " << fmt(t.fma_pipe_pct, "%.1f%%") << ", ALU "
+      << fmt(t.alu_pipe_pct, "%.1f%%") << ", XU " << fmt(t.xu_pipe_pct, "%.1f%%") << ", tensor "
+      << fmt(t.tensor_pipe_pct, "%.1f%%") << ", FP64 " << fmt(t.fp64_pipe_pct, "%.1f%%")
+      << "; issue active " << fmt(t.issue_active_pct, "%.1f%%") << "\n";
   out << "  stalls: " << top_stalls(t, 3) << "\n";
   if (r.roofline) {
     const auto& f = *r.roofline;

@@ -30,8 +30,8 @@ struct ChangePlan {
 Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range);
 
 // A push that created its branch has no base: every kernel declared at `head` is
-// new. `range.base` is `head`, `base_config` is nullopt and `new_branch` is set. Fails as plan_change
-// does when head's configuration does not load.
+// new. `range.base` is `head`, `base_config` is nullopt and `new_branch` is set. Fails as
+// plan_change does when head's configuration does not load.
 Result<ChangePlan> plan_new_branch(const Repo& repo, const CommitId& head);
 
 // Resolves `base` and `head` (revision strings) and plans the change between

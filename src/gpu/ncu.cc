@@ -22,8 +22,7 @@ std::string line_with(std::string_view log, std::string_view marker) {
 
 }  // namespace
 
-Result<NcuTool> find_ncu(
-    const std::function<std::optional<std::string>(const std::string&)>& env) {
+Result<NcuTool> find_ncu(const std::function<std::optional<std::string>(const std::string&)>& env) {
   std::vector<std::string> looked;
   if (auto given = env("KBLASTER_NCU")) {
     if (executable(*given)) return NcuTool{*given};
@@ -49,7 +48,7 @@ Result<NcuTool> find_ncu(
 std::vector<std::string> ncu_command(const NcuTool& ncu, const std::filesystem::path& harness,
                                      const std::filesystem::path& log, NcuMetrics metrics,
                                      const std::vector<std::string>& metric_names) {
-  std::vector<std::string> argv = {ncu.path.string(), "--csv",  "--clock-control", "none",
+  std::vector<std::string> argv = {ncu.path.string(), "--csv",          "--clock-control", "none",
                                    "--nvtx",          "--nvtx-include", "kblaster/"};
   if (metrics == NcuMetrics::full_set) {
     argv.insert(argv.end(), {"--set", "full"});

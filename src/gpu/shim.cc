@@ -30,8 +30,8 @@ std::string tunable_overrides(const KernelSpec& spec) {
     if (a.is_buffer() || a.tunable.empty()) continue;
     const std::string type(dtype_cxx_type(a.type));
     s += "#ifdef KBLASTER_TUNE_" + a.name + "\n#define KBLASTER_ARG_" + a.name +
-         "(x) static_cast<" + type + ">(KBLASTER_TUNE_" + a.name + ")\n#else\n#define KBLASTER_ARG_" +
-         a.name + "(x) (x)\n#endif\n";
+         "(x) static_cast<" + type + ">(KBLASTER_TUNE_" + a.name +
+         ")\n#else\n#define KBLASTER_ARG_" + a.name + "(x) (x)\n#endif\n";
   }
   return s;
 }

@@ -15,21 +15,23 @@
 namespace kblaster {
 
 struct KernelProfile {
-  std::string name;   // the kernel's (demangled) name; "<launcher total>" for a sum
-  int launches = 1;   // kernels summed into this profile
+  std::string name;  // the kernel's (demangled) name; "<launcher total>" for a sum
+  int launches = 1;  // kernels summed into this profile
 
   // Time and speed of light (percent of peak, 0-100).
-  std::optional<double> duration_s;             // gpu__time_duration.sum
-  std::optional<double> elapsed_cycles;         // gpc__cycles_elapsed.max
-  std::optional<double> sm_throughput_pct;      // sm__throughput.avg.pct_of_peak_sustained_elapsed
-  std::optional<double> memory_throughput_pct;  // gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
-  std::optional<double> dram_throughput_pct;    // gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed (or dram__…)
-  std::optional<double> l2_throughput_pct;      // lts__throughput.avg.pct_of_peak_sustained_elapsed
-  std::optional<double> l1_throughput_pct;      // l1tex__throughput.avg.pct_of_peak_sustained_active
-  std::optional<double> dram_bytes_read;        // dram__bytes_read.sum (bytes)
-  std::optional<double> dram_bytes_written;     // dram__bytes_write.sum (bytes)
-  std::optional<double> l1_hit_rate_pct;        // l1tex__t_sector_hit_rate.pct
-  std::optional<double> l2_hit_rate_pct;        // lts__t_sector_hit_rate.pct
+  std::optional<double> duration_s;         // gpu__time_duration.sum
+  std::optional<double> elapsed_cycles;     // gpc__cycles_elapsed.max
+  std::optional<double> sm_throughput_pct;  // sm__throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double>
+      memory_throughput_pct;  // gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double>
+      dram_throughput_pct;  // gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed (or dram__…)
+  std::optional<double> l2_throughput_pct;   // lts__throughput.avg.pct_of_peak_sustained_elapsed
+  std::optional<double> l1_throughput_pct;   // l1tex__throughput.avg.pct_of_peak_sustained_active
+  std::optional<double> dram_bytes_read;     // dram__bytes_read.sum (bytes)
+  std::optional<double> dram_bytes_written;  // dram__bytes_write.sum (bytes)
+  std::optional<double> l1_hit_rate_pct;     // l1tex__t_sector_hit_rate.pct
+  std::optional<double> l2_hit_rate_pct;     // lts__t_sector_hit_rate.pct
 
   // Launch and occupancy.
   std::optional<double> block_size;              // launch__block_size (threads)
@@ -37,9 +39,10 @@ struct KernelProfile {
   std::optional<double> registers_per_thread;    // launch__registers_per_thread
   std::optional<double> shared_bytes_per_block;  // static + dynamic shared memory per block
   std::optional<double> waves_per_sm;            // launch__waves_per_multiprocessor
-  std::optional<double> sm_count;                // device__attribute_multiprocessor_count / launch__sm_count
+  std::optional<double> sm_count;  // device__attribute_multiprocessor_count / launch__sm_count
   std::optional<double> theoretical_occupancy_pct;  // sm__maximum_warps_per_active_cycle_pct
-  std::optional<double> achieved_occupancy_pct;     // sm__warps_active.avg.pct_of_peak_sustained_active
+  std::optional<double>
+      achieved_occupancy_pct;  // sm__warps_active.avg.pct_of_peak_sustained_active
   // Blocks per SM each resource allows (launch__occupancy_limit_*).
   std::optional<double> limit_blocks_by_registers, limit_blocks_by_shared, limit_blocks_by_warps,
       limit_blocks_by_sm;
@@ -53,11 +56,11 @@ struct KernelProfile {
   // Access quality.
   std::optional<double> global_load_sectors_per_request;  // l1tex sectors / requests, global loads
   std::optional<double> global_store_sectors_per_request;
-  std::optional<double> local_sectors;                     // local loads + stores (spills)
-  std::optional<double> global_sectors;                    // global loads + stores
-  std::optional<double> shared_bank_conflict_ratio;        // bank conflicts / shared wavefronts
-  std::optional<double> threads_per_instruction;           // 32 = no divergence
-  std::optional<double> atomic_request_share;              // atomic + reduction L2 requests / all
+  std::optional<double> local_sectors;               // local loads + stores (spills)
+  std::optional<double> global_sectors;              // global loads + stores
+  std::optional<double> shared_bank_conflict_ratio;  // bank conflicts / shared wavefronts
+  std::optional<double> threads_per_instruction;     // 32 = no divergence
+  std::optional<double> atomic_request_share;        // atomic + reduction L2 requests / all
 
   // Warp stall reasons as shares of all stall samples (0-1), keyed by ncu's
   // reason name without prefix: "long_scoreboard", "barrier", "wait", ….

@@ -24,9 +24,9 @@ struct NcuValue {
 
 // One profiled kernel launch, in the order ncu printed them.
 struct NcuKernel {
-  std::string id;           // ncu's "ID" column
-  std::string name;         // "Kernel Name"
-  std::string block_size;   // "(256, 1, 1)" as printed, when the page has it
+  std::string id;          // ncu's "ID" column
+  std::string name;        // "Kernel Name"
+  std::string block_size;  // "(256, 1, 1)" as printed, when the page has it
   std::string grid_size;
   // By metric: raw pages key by metric name ("dram__bytes_read.sum"); details
   // pages key by "Section Name: Metric Name" ("GPU Speed Of Light Throughput:

@@ -17,10 +17,11 @@ namespace kblaster {
 // What the classifier concluded. `explanation` is one line that cites the
 // numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
 struct PerfState {
-  std::string key;          // e.g. "memory.dram_saturated"
-  std::string bottleneck;   // the key's class: memory, compute, latency, launch
+  std::string key;         // e.g. "memory.dram_saturated"
+  std::string bottleneck;  // the key's class: memory, compute, latency, launch
   std::string explanation;
-  std::vector<std::string> features;  // left empty by classify(); callers fill it from signature.features()
+  std::vector<std::string>
+      features;  // left empty by classify(); callers fill it from signature.features()
 };
 
 // Everything a rule may read. `kernels` are the launcher's kernels one by one

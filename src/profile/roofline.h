@@ -16,11 +16,11 @@ struct MeasuredCeilings {
 };
 
 struct RooflinePosition {
-  double floor_s = 0.0;          // max(memory floor, compute floor)
-  double memory_floor_s = 0.0;   // min_bytes / DRAM peak
-  double compute_floor_s = 0.0;  // flops / FP32 peak (0 without FLOPs)
-  double share_of_limit = 0.0;   // floor_s / measured time (1 = at the roofline)
-  std::string limit;             // "memory" or "compute": the larger floor
+  double floor_s = 0.0;               // max(memory floor, compute floor)
+  double memory_floor_s = 0.0;        // min_bytes / DRAM peak
+  double compute_floor_s = 0.0;       // flops / FP32 peak (0 without FLOPs)
+  double share_of_limit = 0.0;        // floor_s / measured time (1 = at the roofline)
+  std::string limit;                  // "memory" or "compute": the larger floor
   double arithmetic_intensity = 0.0;  // flops / min_bytes
   double min_bytes = 0.0;             // the workload's minimum DRAM traffic
 };

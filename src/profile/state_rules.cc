@@ -341,8 +341,8 @@ const std::vector<StateRule>& state_rules() {
        "8-byte, 32 for 16-byte or unknown width) and (dram_throughput_pct >= 40 or "
        "l2_throughput_pct >= 50)",
        uncoalesced_access},
-      {"memory.dram_saturated",
-       "dram_throughput_pct >= 60 (of ncu's theoretical peak)", dram_saturated},
+      {"memory.dram_saturated", "dram_throughput_pct >= 60 (of ncu's theoretical peak)",
+       dram_saturated},
       {"memory.l2_bound", "l2_throughput_pct >= 70 and dram_throughput_pct < 60", l2_bound},
       {"memory.shared_bank_conflicts",
        "shared_bank_conflict_ratio >= 0.2 (and signature.shared_memory when source is known)",

@@ -26,8 +26,7 @@ std::string times(double log_speedup) {
 // The techniques that propose at least one child for `parent` not evaluated yet
 // (nor the baseline: a tunable set back to its first value is not new), and those children.
 std::map<std::string, Proposal> proposals(const Candidate& parent, const KernelSpec& spec,
-                                          const TargetGpu& gpu,
-                                          const std::set<std::string>& seen) {
+                                          const TargetGpu& gpu, const std::set<std::string>& seen) {
   std::map<std::string, Proposal> out;
   for (const auto& t : embedded_techniques()) {
     Proposal p = propose(t, parent, spec, gpu);
@@ -84,8 +83,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     double parent_log = result.best_log_speedup;
     PerfState parent_state = best_state;
     std::set<std::string> tried_here;  // techniques tried from this parent
-    Trajectory trajectory{trajectory_id(options, rollout), options.task, options.gpu.arch,
-                          options.now_unix, {}};
+    Trajectory trajectory{
+        trajectory_id(options, rollout), options.task, options.gpu.arch, options.now_unix, {}};
     std::vector<std::pair<SearchStep, Prediction>> taken;
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
@@ -133,8 +132,14 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                    << "), state " << parent_state.key << "\n";
         }
       }
-      SearchStep step{rollout, d, trajectory.steps.back().state, choice->technique,
-                      child.changes.back(), choice->mode, choice->predicted_log_speedup, *eval,
+      SearchStep step{rollout,
+                      d,
+                      trajectory.steps.back().state,
+                      choice->technique,
+                      child.changes.back(),
+                      choice->mode,
+                      choice->predicted_log_speedup,
+                      *eval,
                       result.best_log_speedup};
       result.steps.push_back(step);
       taken.emplace_back(step, predicted);
@@ -146,9 +151,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       auto after = kb.stats(step.state, step.technique, options.gpu.arch);
       if (!after) return after.error();
       KB_TRY(kb.add_lesson(statistical_lesson(step.state, step.technique, predicted,
-                                              step.evaluation.outcome,
-                                              step.evaluation.log_speedup, *after,
-                                              options.now_unix)));
+                                              step.evaluation.outcome, step.evaluation.log_speedup,
+                                              *after, options.now_unix)));
     }
   }
   result.best_state = best_state.key;

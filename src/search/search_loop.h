@@ -27,9 +27,9 @@ struct SearchOptions {
   ChoiceOptions choice;
   std::uint64_t seed = 1;
   TargetGpu gpu;
-  std::string task;  // the KB's task name: "<repo>/<kernel>"
+  std::string task;           // the KB's task name: "<repo>/<kernel>"
   std::int64_t now_unix = 0;  // for KB records
-  int prefetch = 4;  // children of other techniques handed to Evaluator::prefetch per step
+  int prefetch = 4;           // children of other techniques handed to Evaluator::prefetch per step
 };
 
 // One evaluated step, as the report and the JSON result show it.
@@ -61,7 +61,6 @@ struct SearchResult {
 // Errors are the evaluator's, the KB's, or a profile that fails.
 Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spec,
                                 Evaluator& evaluator, Store& kb, const Catalogue& catalogue,
-                                const SearchOptions& options, Clock& clock,
-                                std::ostream& progress);
+                                const SearchOptions& options, Clock& clock, std::ostream& progress);
 
 }  // namespace kblaster

@@ -5,8 +5,8 @@
 
 #include "transform/launch_bounds.h"
 #include "transform/launch_constants.h"
-#include "transform/restrict.h"
 #include "transform/loop_unroll.h"
+#include "transform/restrict.h"
 
 namespace kblaster {
 namespace {
@@ -36,7 +36,8 @@ Proposal rewrite(const Candidate& parent, std::string_view technique, const Sour
 
 Proposal flag(const Candidate& parent, std::string_view technique, const std::string& f,
               const std::string& change) {
-  if (std::find(parent.extra_flags.begin(), parent.extra_flags.end(), f) != parent.extra_flags.end())
+  if (std::find(parent.extra_flags.begin(), parent.extra_flags.end(), f) !=
+      parent.extra_flags.end())
     return {{}, "already built with " + f};
   Candidate c = child_of(parent, technique, change);
   c.extra_flags.push_back(f);
@@ -51,8 +52,10 @@ void tunable_children(const Candidate& parent, std::string_view technique, const
   const auto& current = parent.*field;
   const V now = current.count(name) ? current.at(name) : values.front();
   auto text = [](const V& v) {
-    if constexpr (std::is_same_v<V, std::string>) return v;
-    else return std::to_string(v);
+    if constexpr (std::is_same_v<V, std::string>)
+      return v;
+    else
+      return std::to_string(v);
   };
   for (const V& v : values) {
     if (v == now) continue;
@@ -101,8 +104,8 @@ Proposal launch_geometry(const Candidate& parent, std::string_view technique) {
 
 const std::set<std::string>& embedded_techniques() {
   static const std::set<std::string> ids = {
-      "restrict_pointers", "launch_bounds",  "loop_unrolling",     "launch_geometry_tuning",
-      "tile_size_tuning",  "occupancy_tuning", "fast_math",        "max_register_cap",
+      "restrict_pointers", "launch_bounds",     "loop_unrolling", "launch_geometry_tuning",
+      "tile_size_tuning",  "occupancy_tuning",  "fast_math",      "max_register_cap",
       "cache_loads_in_l1", "target_native_arch"};
   return ids;
 }

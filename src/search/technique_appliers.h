@@ -22,7 +22,7 @@ struct Proposal {
 
 // Where the candidates run: decides the flags that depend on the GPU.
 struct TargetGpu {
-  std::string arch;  // "sm_90"
+  std::string arch;                // "sm_90"
   bool has_arch_specific = false;  // an "a" variant exists (sm_90a on Hopper)
 };
 

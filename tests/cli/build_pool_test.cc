@@ -27,7 +27,8 @@ TEST(BuildPool, RunsJobsConcurrentlyUpToItsWorkers) {
     pool.start(key(i), [&, i]() -> Result<BuildResult> {
       const int now = ++running;
       int seen = most.load();
-      while (now > seen && !most.compare_exchange_weak(seen, now)) {}
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {
+      }
       // Wait (bounded) for a partner: with two workers, jobs run in pairs.
       const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
       while (running.load() < 2 && std::chrono::steady_clock::now() < until)
@@ -49,8 +50,14 @@ TEST(BuildPool, RunsJobsConcurrentlyUpToItsWorkers) {
 TEST(BuildPool, AKeyIsStartedOnceAndTakenOnce) {
   BuildPool pool(1);
   int calls = 0;
-  pool.start("a", [&]() -> Result<BuildResult> { ++calls; return built("first"); });
-  pool.start("a", [&]() -> Result<BuildResult> { ++calls; return built("second"); });
+  pool.start("a", [&]() -> Result<BuildResult> {
+    ++calls;
+    return built("first");
+  });
+  pool.start("a", [&]() -> Result<BuildResult> {
+    ++calls;
+    return built("second");
+  });
   auto r = pool.take("a");
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ((*r)->summary, "first");

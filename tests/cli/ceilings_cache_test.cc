@@ -24,7 +24,9 @@ class NoDevice final : public DeviceProbe {
 class CeilingsCacheTest : public ::testing::Test {
  protected:
   CeilingsCacheTest() {
-    runner.on("peak_bandwidth", [](const auto&) { return nlohmann::json{{"bytes_per_s", 4.2e12}}; });
+    runner.on("peak_bandwidth", [](const auto&) {
+      return nlohmann::json{{"bytes_per_s", 4.2e12}};
+    });
     runner.on("peak_fp32", [](const auto&) { return nlohmann::json{{"flops_per_s", 54e12}}; });
     runner.on("peak_tensor", [](const auto&) { return nlohmann::json{{"flops_per_s", 700e12}}; });
   }

@@ -121,8 +121,8 @@ class NewBranchPush : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto event = events.write(
-        "push.json", R"({"before":"0000000000000000000000000000000000000000","after":")" +
-                         repo.head + R"("})");
+        "push.json",
+        R"({"before":"0000000000000000000000000000000000000000","after":")" + repo.head + R"("})");
     setenv("GITHUB_EVENT_PATH", event.c_str(), 1);
     setenv("GITHUB_EVENT_NAME", "push", 1);
   }

@@ -14,8 +14,8 @@ using ::testing::HasSubstr;
 using testing::run_kblaster;
 
 const std::vector<std::string> kExampleKernels = {
-    "axpy", "axpy_small", "softmax", "softmax_slow", "layernorm", "matmul_naive",
-    "transpose", "scale_rows", "relu", "reduce_sum"};
+    "axpy",         "axpy_small", "softmax",    "softmax_slow", "layernorm",
+    "matmul_naive", "transpose",  "scale_rows", "relu",         "reduce_sum"};
 
 TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
   auto r = run_kblaster({"plan", "--json", "examples/kernels"});
@@ -67,7 +67,10 @@ TEST(PlanCli, ConfigErrorsExitTwoAndNameTheFileLineAndField) {
   repo.write("kblaster.toml", "[[kernel]]\nname = \"k\"\nsource = \"k.cu\"\nlaunchr = \"k\"\n");
   auto r = run_kblaster({"plan", repo.path().string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("kblaster.toml:4:1: kernel `k`: unknown field `launchr`; did you mean `launcher`?"));
+  EXPECT_THAT(
+      r.err,
+      HasSubstr(
+          "kblaster.toml:4:1: kernel `k`: unknown field `launchr`; did you mean `launcher`?"));
 
   testing::TempDir empty;
   auto none = run_kblaster({"plan", empty.path().string()});
@@ -87,7 +90,8 @@ TEST(PlanCli, CompareNamesItsCandidatesWithAAndBNotKernel) {
   ASSERT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--a"));
   EXPECT_THAT(help.out, ::testing::Not(HasSubstr("--kernel")));
-  EXPECT_EQ(run_kblaster({"compare", "examples/kernels", "--a", "axpy", "--kernel", "x"}).exit_code, 2);
+  EXPECT_EQ(run_kblaster({"compare", "examples/kernels", "--a", "axpy", "--kernel", "x"}).exit_code,
+            2);
 }
 
 TEST(PlanCli, HelpIsGeneratedFromTheCommandTable) {

@@ -46,8 +46,8 @@ class CheckOnDevice : public ::testing::Test {
   }
 
   // A branch off base with one commit that replaces `from` by `to` in `file`.
-  std::string head_with(const std::string& branch, const std::string& file,
-                        const std::string& from, const std::string& to) {
+  std::string head_with(const std::string& branch, const std::string& file, const std::string& from,
+                        const std::string& to) {
     git.branch(branch, base);
     git.write(file, edited(read_text(testing::examples_dir() / file), from, to));
     return git.commit(branch);
@@ -55,7 +55,8 @@ class CheckOnDevice : public ::testing::Test {
 
   // Runs `kblaster check` base..head; returns the verdict of each kernel by name.
   std::map<std::string, nlohmann::json> check(const std::string& head, int expected_exit) {
-    auto r = run_kblaster({"check", repo.path().string(), "--base", base, "--head", head, "--json"});
+    auto r =
+        run_kblaster({"check", repo.path().string(), "--base", base, "--head", head, "--json"});
     if (const char* dir = std::getenv("KBLASTER_DEVICE_LOG_DIR")) {
       const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
       std::ofstream(fs::path(dir) / ("check_" + name + ".json")) << r.out;
@@ -75,7 +76,8 @@ class CheckOnDevice : public ::testing::Test {
 
 TEST_F(CheckOnDevice, UncoalescedAccessIsSlower) {
   const std::string head = head_with(
-      "uncoalesced", "kernels/axpy.cu", "  if (i < static_cast<unsigned>(n)) y[i] = a * x[i] + y[i];",
+      "uncoalesced", "kernels/axpy.cu",
+      "  if (i < static_cast<unsigned>(n)) y[i] = a * x[i] + y[i];",
       "  if (i >= static_cast<unsigned>(n)) return;\n"
       "  // Elements 4099 apart (a prime): each still once, but no shared transactions.\n"
       "  const unsigned j = static_cast<unsigned>((4099ull * i) % static_cast<unsigned>(n));\n"

@@ -33,8 +33,8 @@ class ProfileOnDevice : public ::testing::Test {
 };
 
 TEST_F(ProfileOnDevice, AStreamingKernelIsDramSaturatedAndItsCsvIsKept) {
-  auto r = run_kblaster({"profile", "examples/kernels", "--kernel", "axpy", "--json",
-                         "--cache-dir", cache.path().string()});
+  auto r = run_kblaster({"profile", "examples/kernels", "--kernel", "axpy", "--json", "--cache-dir",
+                         cache.path().string()});
   keep("profile_axpy", r);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -49,8 +49,8 @@ TEST_F(ProfileOnDevice, AStreamingKernelIsDramSaturatedAndItsCsvIsKept) {
 
 TEST_F(ProfileOnDevice, WithoutNcuItTimesTheKernelAndSaysWhy) {
   setenv("KBLASTER_NCU", "/nonexistent/ncu", 1);
-  auto r = run_kblaster({"profile", "examples/kernels", "--kernel", "relu", "--json",
-                         "--cache-dir", cache.path().string()});
+  auto r = run_kblaster({"profile", "examples/kernels", "--kernel", "relu", "--json", "--cache-dir",
+                         cache.path().string()});
   unsetenv("KBLASTER_NCU");
   keep("profile_without_ncu", r);
   EXPECT_EQ(r.exit_code, 3) << r.err;

@@ -25,7 +25,8 @@ class DeviceTest : public ::testing::Test {
 
 TEST_F(DeviceTest, EveryExampleKernelPassesVerification) {
   testing::TempDir cache;
-  auto r = run_kblaster({"verify", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
+  auto r =
+      run_kblaster({"verify", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["kernels"].size(), 10u);
@@ -57,8 +58,8 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {
   testing::TempDir cache;
-  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel", "one_wrong_element",
-                         "--cache-dir", cache.path().string(), "--seed", "7"});
+  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel",
+                         "one_wrong_element", "--cache-dir", cache.path().string(), "--seed", "7"});
   auto j = nlohmann::json::parse(r.out);
   const auto& detail = j["kernels"][0]["sizes"][0]["detail"];
   EXPECT_EQ(detail["index"], 1048576 / 2);

@@ -42,17 +42,27 @@ TEST(FindNcu, ANonExecutableOrMissingNcuSaysWhereItLooked) {
   EXPECT_THAT(bad.error().message, HasSubstr("$KBLASTER_NCU is " + text.string()));
   auto none = find_ncu(env_of({{"PATH", dir.path().string() + "/empty"}}));
   if (none.ok()) GTEST_SKIP() << "this machine has " << none->path.string();
-  EXPECT_THAT(none.error().message, HasSubstr("ncu) not found; looked in $KBLASTER_NCU (unset), PATH"));
+  EXPECT_THAT(none.error().message,
+              HasSubstr("ncu) not found; looked in $KBLASTER_NCU (unset), PATH"));
 }
 
 TEST(NcuCommand, ProfilesOnlyTheKblasterRangeWithClocksLeftAlone) {
   const auto argv = ncu_command({"/opt/ncu"}, "/x/kblaster-harness", "/tmp/p.csv",
                                 NcuMetrics::kblaster_list, {"a.sum", "b.avg"});
-  const std::vector<std::string> want = {"/opt/ncu",  "--csv",      "--clock-control",
-                                         "none",      "--nvtx",     "--nvtx-include",
-                                         "kblaster/", "--page",     "raw",
-                                         "--metrics", "a.sum,b.avg", "--log-file",
-                                         "/tmp/p.csv", "/x/kblaster-harness"};
+  const std::vector<std::string> want = {"/opt/ncu",
+                                         "--csv",
+                                         "--clock-control",
+                                         "none",
+                                         "--nvtx",
+                                         "--nvtx-include",
+                                         "kblaster/",
+                                         "--page",
+                                         "raw",
+                                         "--metrics",
+                                         "a.sum,b.avg",
+                                         "--log-file",
+                                         "/tmp/p.csv",
+                                         "/x/kblaster-harness"};
   EXPECT_EQ(argv, want);
   const auto full =
       ncu_command({"/opt/ncu"}, "/x/h", "/tmp/f.csv", NcuMetrics::full_set, {"ignored"});

@@ -39,21 +39,20 @@ TEST_P(FixtureState, ClassifiesAsItsKernelBehaves) {
 
 INSTANTIATE_TEST_SUITE_P(
     H200, FixtureState,
-    ::testing::Values(Fixture{"axpy.csv", "axpy.cu", "memory.dram_saturated"},
-                      Fixture{"axpy.full.csv", "axpy.cu", "memory.dram_saturated"},
-                      Fixture{"axpy_small.csv", "axpy.cu", "launch.too_small"},
-                      Fixture{"transpose.csv", "transpose.cu", "memory.dram_saturated"},
-                      Fixture{"softmax.csv", "softmax.cu", "latency.memory_dependency_stalls"},
-                      Fixture{"layernorm.csv", "layernorm.cu", "latency.memory_dependency_stalls"},
-                      Fixture{"scale_rows.csv", "scale_rows.cu",
-                              "latency.memory_dependency_stalls"},
-                      Fixture{"relu.csv", "relu_bench.cu", "latency.memory_dependency_stalls"},
-                      Fixture{"reduce_sum.csv", "reduce/reduce.cu",
-                              "latency.memory_dependency_stalls"},
-                      Fixture{"softmax_slow.csv", "softmax_slow.cu", "launch.grid_undersized"},
-                      Fixture{"softmax_slow.full.csv", "softmax_slow.cu", "launch.grid_undersized"},
-                      Fixture{"matmul_naive.csv", "matmul_naive.cu", "memory.l1_bound"},
-                      Fixture{"matmul_naive.full.csv", "matmul_naive.cu", "memory.l1_bound"}),
+    ::testing::Values(
+        Fixture{"axpy.csv", "axpy.cu", "memory.dram_saturated"},
+        Fixture{"axpy.full.csv", "axpy.cu", "memory.dram_saturated"},
+        Fixture{"axpy_small.csv", "axpy.cu", "launch.too_small"},
+        Fixture{"transpose.csv", "transpose.cu", "memory.dram_saturated"},
+        Fixture{"softmax.csv", "softmax.cu", "latency.memory_dependency_stalls"},
+        Fixture{"layernorm.csv", "layernorm.cu", "latency.memory_dependency_stalls"},
+        Fixture{"scale_rows.csv", "scale_rows.cu", "latency.memory_dependency_stalls"},
+        Fixture{"relu.csv", "relu_bench.cu", "latency.memory_dependency_stalls"},
+        Fixture{"reduce_sum.csv", "reduce/reduce.cu", "latency.memory_dependency_stalls"},
+        Fixture{"softmax_slow.csv", "softmax_slow.cu", "launch.grid_undersized"},
+        Fixture{"softmax_slow.full.csv", "softmax_slow.cu", "launch.grid_undersized"},
+        Fixture{"matmul_naive.csv", "matmul_naive.cu", "memory.l1_bound"},
+        Fixture{"matmul_naive.full.csv", "matmul_naive.cu", "memory.l1_bound"}),
     [](const ::testing::TestParamInfo<Fixture>& info) {
       std::string name = info.param.csv;
       for (char& c : name)
@@ -64,8 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
 // reduce_sum's launcher starts two kernels: each is profiled, and the total sums them.
 TEST(FixtureProfile, ALauncherOfTwoKernelsIsProfiledPerKernelAndSummed) {
   const auto dir = testing::source_dir() / "tests" / "profile" / "fixtures" / "h200";
-  auto r = read_profile(read_text(dir / "reduce_sum.csv"), "reduce_sum.csv", std::nullopt,
-                        std::nullopt);
+  auto r =
+      read_profile(read_text(dir / "reduce_sum.csv"), "reduce_sum.csv", std::nullopt, std::nullopt);
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_EQ(r->kernels.size(), 2u);
   EXPECT_THAT(r->kernels[0].name, ::testing::StartsWith("reduce_sum_blocks"));

@@ -169,8 +169,7 @@ TEST(NcuCsv, EveryFixtureParses) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kFixtureDir, ec)) {
     if (entry.path().extension() != ".csv") continue;
     ++seen;
-    const std::string name =
-        std::filesystem::relative(entry.path(), kFixtureDir).generic_string();
+    const std::string name = std::filesystem::relative(entry.path(), kFixtureDir).generic_string();
     Result<std::vector<NcuKernel>> r = parse_ncu_csv(read_fixture(name), name);
     ASSERT_TRUE(r.ok()) << r.error().describe();
     EXPECT_FALSE(r->empty()) << name;

@@ -51,8 +51,9 @@ class ScriptedEvaluator final : public Evaluator {
   Result<PerfState> state_of(const Candidate& c) override {
     ++profiles;
     PerfState s;
-    s.key = c.source.find("kThreads = 32;") != std::string::npos ? "latency.memory_dependency_stalls"
-                                                                  : "launch.grid_undersized";
+    s.key = c.source.find("kThreads = 32;") != std::string::npos
+                ? "latency.memory_dependency_stalls"
+                : "launch.grid_undersized";
     s.bottleneck = s.key.substr(0, s.key.find('.'));
     s.explanation = "scripted";
     return s;
@@ -115,7 +116,8 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
   std::set<std::string> fingerprints = {baseline.fingerprint()};
   for (const auto& c : evaluator.evaluated) {
     EXPECT_EQ(c.changes.size(), c.path.size());
-    EXPECT_TRUE(fingerprints.insert(c.fingerprint()).second) << "evaluated twice: " << c.changes.back();
+    EXPECT_TRUE(fingerprints.insert(c.fingerprint()).second)
+        << "evaluated twice: " << c.changes.back();
   }
   EXPECT_THAT(progress.str(), ::testing::HasSubstr("rollout 1/4 step 1: chose "));
   // While a child is measured, children of other techniques are handed over to build ahead.
@@ -140,8 +142,7 @@ TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
     }
   EXPECT_EQ(attempts, static_cast<std::int64_t>(r->steps.size()));
   int failed_steps = 0;
-  for (const auto& s : r->steps)
-    failed_steps += !is_measured(s.evaluation.outcome);
+  for (const auto& s : r->steps) failed_steps += !is_measured(s.evaluation.outcome);
   EXPECT_EQ(compile_failures + verify_failures, failed_steps);
   const auto& first = r->steps.front();
   auto lessons = store->lessons(first.state, first.technique);
