@@ -44,7 +44,20 @@ struct GpuEvaluatorSetup {
 BuildRequest build_request_for(const Candidate& candidate, const std::string& run_arch,
                                const std::filesystem::path& tree);
 
-class GpuEvaluator final : public Evaluator {
+// What a search's result needs besides the search: a final A/B of two
+// candidates, a candidate's full profile, and the GPU time spent.
+class ResultProbe {
+ public:
+  virtual ~ResultProbe() = default;
+  // An interleaved A/B of `a` against `b` at the timed size, both verified before.
+  virtual Result<AbResult> compare(const Candidate& a, const Candidate& b) = 0;
+  // The candidate's profile; nullopt with `why` set when there is none (no ncu).
+  virtual Result<std::optional<ProfileReport>> profile(const Candidate& c, std::string& why) = 0;
+  // Seconds the GPU was busy so far.
+  virtual double gpu_seconds() const = 0;
+};
+
+class GpuEvaluator final : public Evaluator, public ResultProbe {
  public:
   // `compiler`, `harness` and `clock` must outlive the evaluator.
   GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness, Clock& clock);
@@ -54,14 +67,15 @@ class GpuEvaluator final : public Evaluator {
   // Builds `likely_next` on background threads (BuildPool) while the GPU works.
   void prefetch(const std::vector<Candidate>& likely_next) override;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
-  Result<std::optional<ProfileReport>> profile(const Candidate& candidate, std::string& why);
+  Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
+                                               std::string& why) override;
   // An A/B comparison of two candidates already evaluated (the baseline and the
   // best), for the result's speedup and its CI.
-  Result<AbResult> compare(const Candidate& a, const Candidate& b);
+  Result<AbResult> compare(const Candidate& a, const Candidate& b) override;
 
   // Seconds the GPU was busy (verifying, timing, profiling) and seconds the
   // search waited for builds, for the run's GPU idle share.
-  double gpu_seconds() const { return gpu_seconds_; }
+  double gpu_seconds() const override { return gpu_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
  private:

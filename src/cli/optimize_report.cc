@@ -25,6 +25,21 @@ nlohmann::json step_json(const SearchStep& s) {
           {"best_speedup_after", std::exp(s.best_log_speedup_after)}};
 }
 
+// Writes `text` to a temporary beside `file`, then renames it over `file`: a kill
+// leaves the old file or the new one, never half of one.
+Status replace_file(const std::filesystem::path& file, const std::string& text) {
+  const auto tmp = file.string() + ".kblaster-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) return Error::io("cannot write " + tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) return Error::io("cannot replace " + file.string() + ": " + ec.message());
+  return Ok{};
+}
+
 // The kblaster.toml settings a best candidate needs beyond its source.
 std::vector<std::string> settings_needed(const Candidate& best) {
   std::vector<std::string> out;
@@ -40,7 +55,7 @@ std::vector<std::string> settings_needed(const Candidate& best) {
 
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
-                                             const SearchResult& r, GpuEvaluator& evaluator,
+                                             const SearchResult& r, ResultProbe& evaluator,
                                              double seconds, const std::filesystem::path& out_dir,
                                              bool apply, Session& session) {
   const Candidate& best = r.best;
@@ -127,7 +142,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
   if (apply) {
     if (verified_faster && r.soft_verification.empty() && best.source != r.baseline.source) {
-      std::ofstream(repo_root / spec.source, std::ios::binary | std::ios::trunc) << best.source;
+      KB_TRY(replace_file(repo_root / spec.source, best.source));
       session.progress << "  applied: rewrote " << (repo_root / spec.source).string() << "\n";
       j["applied"] = true;
     } else {

@@ -20,7 +20,7 @@ namespace kblaster {
 // the best needs are printed as kblaster.toml settings, never written.
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
-                                             const SearchResult& result, GpuEvaluator& evaluator,
+                                             const SearchResult& result, ResultProbe& evaluator,
                                              double seconds, const std::filesystem::path& out_dir,
                                              bool apply, Session& session);
 
