@@ -106,8 +106,15 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
     return Error::internal("the parent candidate no longer builds: " + parent_build->summary);
 
   const double start = clock_.now_seconds();
-  KB_TRY(harness_.load({parent_build->object.string(), child_build->object.string()},
-                       setup_.reference));
+  // The child's object is new code: a harness that cannot load it (a bad static
+  // initialiser, a missing symbol) is a finding about the child, not the end of the search.
+  if (auto loaded = harness_.load({parent_build->object.string(), child_build->object.string()},
+                                  setup_.reference);
+      !loaded) {
+    e.outcome = StepOutcome::verify_failure;
+    e.detail = "the harness could not load it: " + loaded.error().message;
+    return e;
+  }
   auto plan = plan_kernel(*setup_.spec);
   if (!plan) return plan.error();
   for (const auto& size : plan->sizes) {

@@ -52,6 +52,12 @@ std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offere
   return out;
 }
 
+// The first line of `text`, at most 200 characters: a failure's reason for a lesson.
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return line.size() > 200 ? line.substr(0, 197) + "..." : line;
+}
+
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
   Candidate key;
@@ -150,9 +156,12 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     for (const auto& [step, predicted] : taken) {
       auto after = kb.stats(step.state, step.technique, options.gpu.arch);
       if (!after) return after.error();
-      KB_TRY(kb.add_lesson(statistical_lesson(step.state, step.technique, predicted,
-                                              step.evaluation.outcome, step.evaluation.log_speedup,
-                                              *after, options.now_unix)));
+      Lesson lesson =
+          statistical_lesson(step.state, step.technique, predicted, step.evaluation.outcome,
+                             step.evaluation.log_speedup, *after, options.now_unix);
+      if (!is_measured(step.evaluation.outcome))
+        lesson.text += " Reason: " + first_line(step.evaluation.detail);
+      KB_TRY(kb.add_lesson(lesson));
     }
   }
   result.best_state = best_state.key;

@@ -143,12 +143,21 @@ TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
   EXPECT_EQ(attempts, static_cast<std::int64_t>(r->steps.size()));
   int failed_steps = 0;
   for (const auto& s : r->steps) failed_steps += !is_measured(s.evaluation.outcome);
+  EXPECT_GT(failed_steps, 0) << "exploring everything reaches fast_math and launch_bounds";
   EXPECT_EQ(compile_failures + verify_failures, failed_steps);
   const auto& first = r->steps.front();
   auto lessons = store->lessons(first.state, first.technique);
   ASSERT_TRUE(lessons.ok());
   ASSERT_FALSE(lessons->empty());
   EXPECT_THAT(lessons->front().text, ::testing::HasSubstr(first.state + " / " + first.technique));
+  // A failed step's lesson carries its reason.
+  for (const auto& s : r->steps) {
+    if (s.evaluation.outcome != StepOutcome::verify_failure) continue;
+    auto l = store->lessons(s.state, s.technique);
+    ASSERT_TRUE(l.ok());
+    ASSERT_FALSE(l->empty());
+    EXPECT_THAT(l->back().text, ::testing::HasSubstr("Reason: wrong_result"));
+  }
 }
 
 TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
