@@ -24,17 +24,6 @@ struct ProfileOptions {
   double timeout_s = 300.0;
 };
 
-// The kernel's source and every repository file it includes, as one text: the
-// code signature sees helpers in shared headers too.
-CodeSignature signature_of(const KernelSpec& spec, const std::filesystem::path& root) {
-  DirectoryTree tree(root);
-  SourceReader read = [&tree](const std::string& p) { return tree.read(p); };
-  std::string text = read(spec.source).value_or("");
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
-    text += "\n" + read(path).value_or("");
-  return read_signature(text);
-}
-
 // Times the kernel with bench's method when there is no profile; the JSON entry.
 Result<nlohmann::json> timing_only(GpuRun& run, const KernelBuild& b, const MeasuredCeilings& c,
                                    const std::string& why, Session& session) {

@@ -111,6 +111,10 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
   if (auto loaded = harness_.load({parent_build->object.string(), child_build->object.string()},
                                   setup_.reference);
       !loaded) {
+    // Blame the child only if the parent alone still loads; else the harness or
+    // the GPU is the problem, and the search must stop rather than learn from it.
+    if (auto alone = harness_.load({parent_build->object.string()}, setup_.reference); !alone)
+      return loaded.error();
     e.outcome = StepOutcome::verify_failure;
     e.detail = "the harness could not load it: " + loaded.error().message;
     return e;
@@ -138,9 +142,15 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
     return e;
   }
   const Comparison& c = ab->comparison;
+  e.detail = c.reason;
+  if (!(c.ratio > 0.0) || !std::isfinite(c.ratio)) {
+    // Too few samples for a ratio (every pair throttled, say): no reward to learn from.
+    e.outcome = StepOutcome::same;
+    e.detail = "timing inconclusive, counted as no gain: " + c.reason;
+    return e;
+  }
   e.ratio = c.ratio, e.ci_low = c.ci_low, e.ci_high = c.ci_high;
   e.log_speedup = -std::log(c.ratio);
-  e.detail = c.reason;
   e.outcome = c.verdict == Verdict::faster   ? StepOutcome::faster
               : c.verdict == Verdict::slower ? StepOutcome::slower
                                              : StepOutcome::same;
@@ -168,8 +178,10 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, s
     why = *ran->problem;
     return std::optional<ProfileReport>();
   }
+  auto tree = write_tree(c);
+  if (!tree) return tree.error();
   auto report = read_profile(
-      ran->csv, csv.string(), read_signature(c.source),
+      ran->csv, csv.string(), signature_of(*setup_.spec, *tree),
       RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings});
   if (!report) return report.error();
   return std::optional<ProfileReport>(std::move(*report));

@@ -24,21 +24,33 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   HarnessSession session(ncu_command(ncu, harness_path(), csv, metrics, profile_metric_names()),
                          policy);
   HarnessClient client(session, {timeout_s, timeout_s});
-  if (auto hello = client.hello(); !hello) return hello.error();
-  KB_TRY(client.load({build.result.object.string()}, std::nullopt));
-  KB_TRY(client.setup(harness_args(*build.spec, size)));
-  if (auto t = client.profile(0, std::random_device{}() | 1u); !t) return t.error();
+  // Any failure under ncu ends in a run with a problem, not an Error: the caller
+  // then times the kernel instead. ncu's own log says why where it can.
+  std::string failed;
+  if (auto hello = client.hello(); !hello) failed = hello.error().message;
+  if (failed.empty())
+    if (auto loaded = client.load({build.result.object.string()}, std::nullopt); !loaded)
+      failed = loaded.error().message;
+  if (failed.empty())
+    if (auto set = client.setup(harness_args(*build.spec, size)); !set)
+      failed = set.error().message;
+  if (failed.empty())
+    if (auto t = client.profile(0, std::random_device{}() | 1u); !t) failed = t.error().message;
   auto exit = session.finish(timeout_s);
-  if (!exit) return exit.error();
+  if (failed.empty() && !exit) failed = exit.error().message;
   NcuRun run;
   std::ifstream in(csv, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   run.csv = text.str();
-  if (!in)
-    run.problem = "ncu wrote no log at " + csv.string() + " (exit " + std::to_string(*exit) + ")";
+  const auto from_log = in ? ncu_log_problem(run.csv) : std::nullopt;
+  if (!failed.empty())
+    run.problem = "the harness under ncu failed (" + failed + ")" +
+                  (from_log ? "; ncu says: " + *from_log : std::string());
+  else if (!in)
+    run.problem = "ncu wrote no log at " + csv.string();
   else
-    run.problem = ncu_log_problem(run.csv);
+    run.problem = from_log;
   return run;
 }
 

@@ -22,7 +22,8 @@ struct NcuRun {
 // Runs `build`'s candidate at `size` under `ncu`, writing ncu's CSV to `csv`.
 // Under ncu the harness shares the network (ncu talks to its target over
 // loopback) but keeps the rest of its sandbox: scrubbed environment, rlimits.
-// Errors are the harness's (it crashed or timed out after `timeout_s`).
+// A harness that fails or times out under ncu is a run with a `problem` (with
+// ncu's log line when it has one), so callers fall back to timing; no Error.
 Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const SizePlan& size,
                              NcuMetrics metrics, const std::filesystem::path& csv,
                              double timeout_s);

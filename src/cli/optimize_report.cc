@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "profile/profile_delta.h"
 #include "search/search_budget.h"
@@ -38,6 +39,26 @@ Status replace_file(const std::filesystem::path& file, const std::string& text) 
   std::filesystem::rename(tmp, file, ec);
   if (ec) return Error::io("cannot replace " + file.string() + ": " + ec.message());
   return Ok{};
+}
+
+std::vector<std::string> settings_needed(const Candidate& best);
+
+// Why --apply must not rewrite `file` with the best's source; "" when it may.
+std::string reason_not_to_apply(const std::filesystem::path& file, const SearchResult& r,
+                                bool verified_faster) {
+  if (!verified_faster) return "no verified speedup against the baseline";
+  if (!r.soft_verification.empty()) return "the soft verification failed (below)";
+  if (r.best.source == r.baseline.source)
+    return "the source is unchanged; the speedup comes from build settings only (below)";
+  if (!settings_needed(r.best).empty())
+    return "the speedup was measured with build settings the source alone does not carry "
+           "(below); set them in kblaster.toml and rewrite the source by hand, or rerun";
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream now;
+  now << in.rdbuf();
+  if (now.str() != r.baseline.source)
+    return file.string() + " changed since the search read it; not overwriting it";
+  return "";
 }
 
 // The kblaster.toml settings a best candidate needs beyond its source.
@@ -84,19 +105,28 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     auto ab = evaluator.compare(r.baseline, best);
     if (!ab) return ab.error();
     const Comparison& c = ab->comparison;
-    verified_faster = ab->rejected.empty() && c.verdict == Verdict::faster;
-    j["speedup"] = {{"value", 1.0 / c.ratio},
-                    {"ci_low", 1.0 / c.ci_high},
-                    {"ci_high", 1.0 / c.ci_low},
-                    {"verdict", verdict_name(c.verdict)},
-                    {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
+    const bool timed = ab->rejected.empty() && c.ratio > 0.0 && std::isfinite(c.ratio);
+    verified_faster = timed && c.verdict == Verdict::faster;
+    if (timed)
+      j["speedup"] = {{"value", 1.0 / c.ratio},
+                      {"ci_low", 1.0 / c.ci_high},
+                      {"ci_high", 1.0 / c.ci_low},
+                      {"verdict", verdict_name(c.verdict)},
+                      {"reason", c.reason}};
+    else
+      j["speedup"] = {{"value", nullptr},
+                      {"verdict", ab->rejected.empty() ? verdict_name(c.verdict) : "REJECTED"},
+                      {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
   } else {
     j["speedup"] = {
         {"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
   }
-  j["verification"] = changed ? "every size, fresh seeds, against the kernel's reference, at each "
-                                "step and again in the final A/B"
-                              : "the baseline";
+  j["verification"] =
+      !changed ? "the baseline"
+      : spec.reference.kind != ReferenceSpec::Kind::base_revision
+          ? "every size, against the kernel's reference, at each step and in the final A/B"
+          : "every size, against the parent's output (no reference), at each step and in the "
+            "final A/B";
   std::string why;
   std::optional<ProfileReport> before, after;
   if (changed) {
@@ -116,21 +146,21 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   }
 
   const auto dir = out_dir / spec.name;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
   const auto best_file = dir / std::filesystem::path(spec.source).filename();
-  std::ofstream(best_file, std::ios::binary | std::ios::trunc) << best.source;
   const auto result_file = dir / "result.json";
-  std::ofstream(result_file, std::ios::trunc) << j.dump(2) << "\n";
   j["best_source_file"] = best_file.string();
   j["result_file"] = result_file.string();
-
-  session.progress << "  result: "
-                   << (changed ? j["speedup"]["verdict"].get<std::string>() : "SAME") << " "
-                   << j["speedup"]["value"].get<double>() << "x";
-  if (changed)
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error::io("cannot create " + dir.string() + ": " + ec.message());
+  KB_TRY(replace_file(best_file, best.source));
+  session.progress << "  result: " << j["speedup"]["verdict"].get<std::string>();
+  if (j["speedup"]["value"].is_number())
+    session.progress << " " << j["speedup"]["value"].get<double>() << "x";
+  if (j["speedup"].contains("ci_low"))
     session.progress << " [" << j["speedup"]["ci_low"].get<double>() << ", "
-                     << j["speedup"]["ci_high"].get<double>() << "] via";
+                     << j["speedup"]["ci_high"].get<double>() << "]";
+  if (changed) session.progress << " via";
   for (const auto& t : best.path) session.progress << " " << t;
   session.progress << "; " << r.stop_reason << "; GPU idle "
                    << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%\n";
@@ -139,21 +169,20 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                         profile_delta(before->total, before->state, after->total, after->state));
   for (const auto& f : r.soft_verification)
     session.progress << "  soft verification: " << f << "\n";
-  session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
   if (apply) {
-    if (verified_faster && r.soft_verification.empty() && best.source != r.baseline.source) {
+    const std::string why_not = reason_not_to_apply(repo_root / spec.source, r, verified_faster);
+    j["applied"] = why_not.empty();
+    if (why_not.empty()) {
       KB_TRY(replace_file(repo_root / spec.source, best.source));
       session.progress << "  applied: rewrote " << (repo_root / spec.source).string() << "\n";
-      j["applied"] = true;
     } else {
-      session.progress << "  not applied: "
-                       << (verified_faster ? "soft verification failed" : "no verified speedup")
-                       << "\n";
-      j["applied"] = false;
+      session.progress << "  not applied: " << why_not << "\n";
     }
   }
   for (const auto& s : settings_needed(best))
     session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
+  KB_TRY(replace_file(result_file, j.dump(2) + "\n"));
+  session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
   return j;
 }
 

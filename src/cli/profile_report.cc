@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/include_scan.h"
+#include "core/source_tree.h"
 #include "profile/ncu_csv.h"
 
 namespace kblaster {
@@ -49,6 +51,15 @@ nlohmann::json profile_json(const KernelProfile& p) {
 }
 
 }  // namespace
+
+CodeSignature signature_of(const KernelSpec& spec, const std::filesystem::path& root) {
+  DirectoryTree tree(root);
+  SourceReader read = [&tree](const std::string& p) { return tree.read(p); };
+  std::string text = read(spec.source).value_or("");
+  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
+    text.append("\n").append(read(path).value_or(""));
+  return read_signature(text);
+}
 
 Result<ProfileReport> read_profile(std::string_view csv, const std::string& origin,
                                    const std::optional<CodeSignature>& signature,

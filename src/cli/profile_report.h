@@ -3,6 +3,7 @@
 // and ceilings are known, and the performance state with its explanation.
 #pragma once
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/kernel_spec.h"
 #include "core/status.h"
 #include "profile/code_signature.h"
 #include "profile/kernel_profile.h"
@@ -35,6 +37,10 @@ struct ProfileReport {
   std::optional<RooflinePosition> roofline;
   PerfState state;
 };
+
+// The signature of `spec`'s source under `root` together with every repository
+// file it includes, so helpers in shared headers count.
+CodeSignature signature_of(const KernelSpec& spec, const std::filesystem::path& root);
 
 // Parses ncu's CSV (`origin` names it in errors), sums the kernels, places the
 // total under the roofline (timed by ncu's duration) and classifies it. A CSV

@@ -13,7 +13,7 @@ Result<std::string> string_at(const json& root, std::initializer_list<const char
   const json* node = &root;
   std::string dotted;
   for (const char* key : path) {
-    dotted += (dotted.empty() ? "" : ".") + std::string(key);
+    dotted.append(dotted.empty() ? "" : ".").append(key);
     if (!node->is_object() || !node->contains(key))
       return Error::usage(source + ": the event payload has no `" + dotted + "`");
     node = &(*node)[key];

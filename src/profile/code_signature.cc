@@ -46,7 +46,10 @@ Stripped strip(std::string_view source) {
       blank(i, e);
     } else if (c[i] == '"' && i > 0 && c[i - 1] == 'R' && (i == 1 || !ident_char(c[i - 2]))) {
       const size_t open = std::min(c.find('(', i), c.size());  // R"delim( ... )delim"
-      const size_t close = c.find(")" + c.substr(i + 1, open - i - 1) + "\"", open);
+      // Built by append: GCC 12 misreads `")" + str + "\""` (-Wrestrict).
+      const std::string terminator =
+          std::string(")").append(c.substr(i + 1, open - i - 1)).append("\"");
+      const size_t close = c.find(terminator, open);
       e = close == std::string::npos ? c.size() : close + open - i + 1;
       s.literals.emplace_back(
           c.begin() + std::min(open + 1, c.size()),

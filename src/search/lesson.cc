@@ -61,8 +61,9 @@ Lesson statistical_lesson(std::string_view state, std::string_view technique,
                      prediction_source_name(predicted.source) + ", " +
                      std::to_string(predicted.evidence) + " measured), observed";
   if (is_measured(outcome)) {
-    text += " " + gain(observed_log_speedup) + " (" + std::string(outcome_name(outcome)) + "); " +
-            gap(predicted.expected_log_speedup, observed_log_speedup);
+    text.append(" ").append(gain(observed_log_speedup)).append(" (");
+    text.append(outcome_name(outcome)).append("); ");
+    text.append(gap(predicted.expected_log_speedup, observed_log_speedup));
   } else {
     text += ": " + std::string(outcome_name(outcome)) + "; " + failures(outcome, after);
   }

@@ -115,8 +115,10 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       if (!eval) return eval.error();
       const bool measured = is_measured(eval->outcome);
       const bool faster = eval->outcome == StepOutcome::faster;
-      budget.record_evaluation(measured ? std::optional(parent_log + eval->log_speedup)
-                                        : std::nullopt);
+      // Only a FASTER child moves the best; any other step leaves it where the parent is.
+      budget.record_evaluation(faster     ? std::optional(parent_log + eval->log_speedup)
+                               : measured ? std::optional(parent_log)
+                                          : std::nullopt);
       progress << "    -> " << outcome_name(eval->outcome);
       if (measured) progress << " " << times(eval->log_speedup) << " against its parent";
       progress << ": " << eval->detail << "\n";

@@ -36,7 +36,7 @@ std::string code_only(std::string_view text) {
         break;
       case str:
       case chr:
-        if (c == '\\')
+        if (c == '\\' && i + 1 < out.size())
           out[i] = ' ', out[i + 1] = ' ', ++i;
         else if ((mode == str && c == '"') || (mode == chr && c == '\''))
           mode = code;

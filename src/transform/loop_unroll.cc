@@ -39,9 +39,15 @@ std::optional<int> trip_count(std::string_view masked, const ConstantTable& tabl
   const auto step_text = collapse_spaces(parts[2].of(masked));
   std::string step_op;
   std::optional<std::int64_t> step = 1;
-  if (step_text == "++" + name || step_text == name + "++")
+  // Compared piecewise, not as `"++" + name` (GCC 12's -Wrestrict misfires on those).
+  auto is = [&](std::string_view pre, std::string_view post) {
+    return step_text.size() == pre.size() + name.size() + post.size() &&
+           step_text.starts_with(pre) && step_text.ends_with(post) &&
+           step_text.compare(pre.size(), name.size(), name) == 0;
+  };
+  if (is("++", "") || is("", "++"))
     step_op = "+";
-  else if (step_text == "--" + name || step_text == name + "--")
+  else if (is("--", "") || is("", "--"))
     step_op = "-";
   else if (step_text.starts_with(name)) {
     const auto assign = parts[2].of(masked).find('=');

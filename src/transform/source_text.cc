@@ -45,7 +45,8 @@ std::string mask_source(std::string_view s) {
     } else if (c == '"' && is_raw_string(s, i)) {
       const auto paren = s.find('(', i);
       if (paren == std::string_view::npos) return out;
-      const std::string terminator = ")" + std::string(s.substr(i + 1, paren - i - 1)) + "\"";
+      const std::string terminator =
+          std::string(")").append(s.substr(i + 1, paren - i - 1)).append("\"");
       const auto close = s.find(terminator, paren);
       const auto end = close == std::string_view::npos ? s.size() : close + terminator.size() - 1;
       for (++i; i < end; ++i) blank(i);

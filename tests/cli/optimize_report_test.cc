@@ -27,10 +27,12 @@ class ScriptedProbe final : public ResultProbe {
  public:
   Verdict verdict = Verdict::faster;
   double ratio = 0.8;
+  std::string rejected;
   int compares = 0;
   Result<AbResult> compare(const Candidate&, const Candidate&) override {
     ++compares;
     AbResult r;
+    r.rejected = rejected;
     r.comparison.verdict = verdict;
     r.comparison.ratio = ratio;
     r.comparison.ci_low = ratio * 0.99, r.comparison.ci_high = ratio * 1.01;
@@ -84,8 +86,8 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
   ASSERT_TRUE(j.ok()) << j.error().message;
   EXPECT_EQ(testing::read_text(out.path() / "softmax_slow" / "softmax_slow.cu"),
             result.best.source);
-  const auto saved = nlohmann::json::parse(
-      testing::read_text(out.path() / "softmax_slow" / "result.json"));
+  const auto saved =
+      nlohmann::json::parse(testing::read_text(out.path() / "softmax_slow" / "result.json"));
   EXPECT_EQ(saved["path"], nlohmann::json::array({"launch_geometry_tuning"}));
   EXPECT_NEAR(saved["speedup"]["value"].get<double>(), 1.25, 1e-9) << "1 / ratio 0.8";
   EXPECT_EQ(saved["speedup"]["verdict"], "FASTER");
@@ -100,6 +102,9 @@ TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
   auto j = write(true);
   ASSERT_TRUE(j.ok());
   EXPECT_TRUE((*j)["applied"].get<bool>());
+  const auto saved =
+      nlohmann::json::parse(testing::read_text(out.path() / "softmax_slow" / "result.json"));
+  EXPECT_TRUE(saved["applied"].get<bool>()) << "result.json is written last, with the outcome";
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.best.source);
   EXPECT_THAT(progress.str(), HasSubstr("applied: rewrote"));
 }
@@ -111,6 +116,35 @@ TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWithoutAVerifiedSpeedup) {
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
   EXPECT_THAT(progress.str(), HasSubstr("not applied: no verified speedup"));
+}
+
+TEST_F(OptimizeReportTest, ARejectedFinalComparisonHasNoSpeedupAndIsNotApplied) {
+  probe.rejected = "candidate 1 failed while timing";
+  probe.ratio = 0.0;
+  auto j = write(true);
+  ASSERT_TRUE(j.ok());
+  EXPECT_TRUE((*j)["speedup"]["value"].is_null());
+  EXPECT_EQ((*j)["speedup"]["verdict"], "REJECTED");
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+}
+
+TEST_F(OptimizeReportTest, ApplyNeverOverwritesASourceEditedDuringTheSearch) {
+  repo.write(spec->source, result.baseline.source + "// edited meanwhile\n");
+  auto j = write(true);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("changed since the search read it"));
+  EXPECT_THAT(testing::read_text(repo.path() / spec->source), HasSubstr("edited meanwhile"));
+}
+
+TEST_F(OptimizeReportTest, ApplyRefusesASpeedupThatNeedsBuildSettings) {
+  result.best.extra_flags = {"-use_fast_math"};
+  auto j = write(true);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("measured with build settings the source alone"));
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
 }
 
 TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWhenSoftVerificationFails) {

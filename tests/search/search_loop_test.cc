@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -44,7 +45,8 @@ class ScriptedEvaluator final : public Evaluator {
     } else if (t == "launch_bounds") {
       e.outcome = StepOutcome::compile_failure, e.detail = "error: …";
     } else {
-      e.outcome = StepOutcome::same, e.log_speedup = 0.001;
+      // SAME with a large point estimate: it must not count as progress.
+      e.outcome = StepOutcome::same, e.log_speedup = 0.3;
     }
     return e;
   }
@@ -111,7 +113,10 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
   EXPECT_EQ(r->baseline_state, "launch.grid_undersized");
   EXPECT_EQ(r->best_state, "latency.memory_dependency_stalls");
   EXPECT_TRUE(r->soft_verification.empty());
-  EXPECT_EQ(r->best_so_far.size(), r->steps.size() - 0) << "one entry per evaluation";
+  EXPECT_EQ(r->best_so_far.size(), r->steps.size()) << "one entry per evaluation";
+  EXPECT_NEAR(*std::max_element(r->best_so_far.begin(), r->best_so_far.end()), r->best_log_speedup,
+              1e-12)
+      << "only verified FASTER steps move the best";
   // Every child the evaluator saw came from an applier (one change each), and none twice.
   std::set<std::string> fingerprints = {baseline.fingerprint()};
   for (const auto& c : evaluator.evaluated) {
