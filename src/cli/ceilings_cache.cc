@@ -40,7 +40,7 @@ Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::st
   if (auto it = all.find(gpu_name); it != all.end() && it->is_object()) {
     const auto& j = *it;
     MeasuredCeilings c{j.value("dram_bytes_per_s", 0.0), j.value("fp32_flops_per_s", 0.0), {}};
-    if (j.contains("tensor_flops_per_s"))
+    if (j.contains("tensor_flops_per_s") && j["tensor_flops_per_s"].is_number())
       c.tensor_flops_per_s = j["tensor_flops_per_s"].get<double>();
     if (c.dram_bytes_per_s > 0 && c.fp32_flops_per_s > 0) {
       session.progress << "ceilings of " << gpu_name << " (measured " << j.value("measured", "?")
@@ -54,13 +54,18 @@ Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::st
   if (!dram) return dram.error();
   auto fp32 = harness.peak_fp32();
   if (!fp32) return fp32.error();
+  // The tensor ceiling is informational (the roofline uses DRAM and FP32): a GPU
+  // without bf16 MMA, or a failure here, leaves it unmeasured rather than failing.
   auto tensor = harness.peak_tensor();
-  if (!tensor) return tensor.error();
-  const MeasuredCeilings c{*dram, *fp32, *tensor};
-  all[gpu_name] = {{"dram_bytes_per_s", c.dram_bytes_per_s},
-                   {"fp32_flops_per_s", c.fp32_flops_per_s},
-                   {"tensor_flops_per_s", *c.tensor_flops_per_s},
-                   {"measured", utc_now()}};
+  if (!tensor)
+    session.progress << "ceilings: no tensor-core ceiling (" << tensor.error().message << ")\n";
+  const MeasuredCeilings c{*dram, *fp32, tensor ? std::optional<double>(*tensor) : std::nullopt};
+  all[gpu_name] = {
+      {"dram_bytes_per_s", c.dram_bytes_per_s},
+      {"fp32_flops_per_s", c.fp32_flops_per_s},
+      {"tensor_flops_per_s",
+       c.tensor_flops_per_s ? nlohmann::json(*c.tensor_flops_per_s) : nlohmann::json()},
+      {"measured", utc_now()}};
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   const auto tmp = file.string() + ".tmp";

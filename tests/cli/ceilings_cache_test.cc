@@ -75,6 +75,17 @@ TEST_F(CeilingsCacheTest, ABrokenFileIsMeasuredAgainAndSaysSo) {
   EXPECT_EQ(runner.requests.size(), 3u);
 }
 
+TEST_F(CeilingsCacheTest, AFailedTensorCeilingIsLeftUnmeasured) {
+  runner.fail_next("peak_tensor", HarnessFailure::refused, "no bf16 mma on this GPU");
+  auto r = get("Old GPU");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->tensor_flops_per_s.has_value());
+  EXPECT_THAT(progress.str(), HasSubstr("no tensor-core ceiling (no bf16 mma on this GPU)"));
+  auto again = get("Old GPU");
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->tensor_flops_per_s.has_value());
+}
+
 TEST_F(CeilingsCacheTest, AFailedMeasurementIsTheHarnessError) {
   runner.fail_next("peak_fp32", HarnessFailure::crashed, "harness died");
   auto r = get("NVIDIA H200");
