@@ -5,9 +5,11 @@
 namespace kblaster {
 
 BuildPool::BuildPool(unsigned workers)
-    : slots_(std::make_unique<std::counting_semaphore<>>(std::max(1u, workers))) {}
+    : workers_(std::max(1u, workers)),
+      slots_(std::make_unique<std::counting_semaphore<>>(workers_)) {}
 
 BuildPool::~BuildPool() {
+  closing_->store(true);
   for (auto& [key, job] : jobs_)
     if (job.valid()) job.wait();
 }
@@ -16,14 +18,18 @@ void BuildPool::start(const std::string& key, Job job) {
   if (jobs_.count(key)) return;
   ++started_;
   std::counting_semaphore<>* slots = slots_.get();
-  jobs_.emplace(key, std::async(std::launch::async, [slots, job = std::move(job)]() {
-                  slots->acquire();
-                  struct Release {
-                    std::counting_semaphore<>* s;
-                    ~Release() { s->release(); }
-                  } release{slots};
-                  return job();
-                }));
+  jobs_.emplace(
+      key, std::async(std::launch::async,
+                      [slots, closing = closing_, job = std::move(job)]() -> Result<BuildResult> {
+                        slots->acquire();
+                        struct Release {
+                          std::counting_semaphore<>* s;
+                          ~Release() { s->release(); }
+                        } release{slots};
+                        if (closing->load())
+                          return Error::internal("build dropped: the pool closed");
+                        return job();
+                      }));
 }
 
 std::optional<Result<BuildResult>> BuildPool::take(const std::string& key) {

@@ -3,6 +3,7 @@
 // a build when it needs it, waiting only if that build is still running.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <future>
 #include <map>
@@ -33,9 +34,14 @@ class BuildPool {
   std::optional<Result<BuildResult>> take(const std::string& key);
   // Jobs started so far, for reports.
   int started() const { return started_; }
+  // Jobs started and not yet taken (running, queued or done).
+  std::size_t pending() const { return jobs_.size(); }
+  unsigned workers() const { return workers_; }
 
  private:
+  unsigned workers_;
   std::unique_ptr<std::counting_semaphore<>> slots_;
+  std::shared_ptr<std::atomic<bool>> closing_ = std::make_shared<std::atomic<bool>>(false);
   std::map<std::string, std::future<Result<BuildResult>>> jobs_;
   int started_ = 0;
 };

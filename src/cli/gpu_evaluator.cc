@@ -45,6 +45,8 @@ GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessC
 
 void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
   for (const Candidate& c : likely_next) {
+    // Stay at most one round of builds ahead: more would queue compiles nobody takes.
+    if (pool_.pending() >= 2 * pool_.workers()) return;
     auto tree = write_tree(c);  // on this thread: trees_ is not shared
     if (!tree) continue;        // the build proper will report it
     const BuildRequest request = build_request_for(c, setup_.arch, *tree);
@@ -62,8 +64,13 @@ Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
   std::error_code ec;
   std::filesystem::remove_all(tree, ec);
   DirectoryTree repo(setup_.repo_root);
+  // An output folder inside the repository must not be copied into every tree.
+  const std::string own =
+      std::filesystem::relative(setup_.work_dir, setup_.repo_root, ec).generic_string();
+  const bool inside = !ec && !own.empty() && !own.starts_with("..");
   for (const auto& f : repo.list_files()) {
     if (f == setup_.spec->source) continue;
+    if (inside && (f == own || f.starts_with(own + "/"))) continue;
     const auto to = tree / f;
     std::filesystem::create_directories(to.parent_path(), ec);
     std::filesystem::create_hard_link(setup_.repo_root / f, to, ec);

@@ -66,6 +66,25 @@ TEST(BuildPool, AKeyIsStartedOnceAndTakenOnce) {
   EXPECT_FALSE(pool.take("never").has_value());
 }
 
+TEST(BuildPool, ClosingDropsQueuedJobsAndWaitsForRunningOnes) {
+  std::atomic<int> ran{0};
+  {
+    BuildPool pool(1);
+    for (int i = 0; i < 8; ++i)
+      pool.start(key(i), [&]() -> Result<BuildResult> {
+        ++ran;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return built("x");
+      });
+    EXPECT_EQ(pool.pending(), 8u);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (ran.load() == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }  // closes: the running job finishes, the queued ones do not run
+  EXPECT_GE(ran.load(), 1);
+  EXPECT_LT(ran.load(), 8);
+}
+
 TEST(BuildPool, AFailedBuildComesBackAsItsError) {
   BuildPool pool(1);
   pool.start("x", []() -> Result<BuildResult> { return Error::environment("nvcc vanished"); });
