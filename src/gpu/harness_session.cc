@@ -47,7 +47,7 @@ HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sand
 }
 
 Result<int> HarnessSession::finish(double timeout_s) {
-  if (!child_) return 0;
+  if (!child_) return Error::io("the harness is not running (it never started, or ended earlier)");
   auto code = child_->finish(timeout_s);
   child_.reset();
   return code;

@@ -58,7 +58,8 @@ class HarnessSession final : public HarnessRunner {
   std::uint64_t generation() const override { return generation_; }
   void restart() override { child_.reset(); }
   // Ends the harness gracefully: closes its input and waits up to timeout_s for
-  // it (and a wrapper) to exit. Its exit code; an Error if it had to be killed.
+  // it (and a wrapper) to exit. Its exit code; an Error if it had to be killed
+  // or was not running.
   Result<int> finish(double timeout_s);
 
   // What the running harness's sandbox got; nullopt while none runs.

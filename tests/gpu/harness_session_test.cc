@@ -1,5 +1,6 @@
 #include "gpu/harness_session.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -113,6 +114,25 @@ TEST_F(HarnessSessionTest, UnparseableOutputNamesItsFirst200BytesAndRestarts) {
   EXPECT_EQ(session.last_failure(), HarnessFailure::bad_response);
   EXPECT_NE(no_ok.error().message.find("{\"answer\":42}"), std::string::npos);
   EXPECT_EQ(session.generation(), 3u);
+}
+
+TEST_F(HarnessSessionTest, FinishClosesInputAndWaitsForACleanExit) {
+  EXPECT_FALSE(session.finish(5.0).ok()) << "nothing to finish before the first call";
+  ASSERT_TRUE(session.call({{"op", "hello"}}, 5.0).ok());
+  auto code = session.finish(5.0);
+  ASSERT_TRUE(code.ok()) << code.error().message;
+  EXPECT_EQ(*code, 0) << "the fake leaves its loop at end of input and exits 0";
+  EXPECT_EQ(session.pid(), -1);
+}
+
+TEST(HarnessSession, FinishKillsAHarnessThatIgnoresTheEndOfItsInput) {
+  testing::TempDir dir;
+  HarnessSession stubborn(testing::write_executable(
+      dir, "stubborn", "#!/bin/sh\nread -r line\necho '{\"ok\":true}'\nexec sleep 100\n"));
+  ASSERT_TRUE(stubborn.call({{"op", "hello"}}, 5.0).ok());
+  auto code = stubborn.finish(0.3);
+  ASSERT_FALSE(code.ok());
+  EXPECT_THAT(code.error().message, ::testing::HasSubstr("did not exit within"));
 }
 
 TEST(HarnessSession, AMissingHarnessIsUnavailable) {

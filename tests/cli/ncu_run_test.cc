@@ -1,0 +1,49 @@
+// run_under_ncu with a fake ncu (a shell script): when ncu cannot profile, the
+// run comes back with ncu's reason as its problem, not as an Error, so callers
+// fall back to timing. No GPU needed.
+#include "cli/ncu_run.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/config_loader.h"
+#include "core/launch_plan.h"
+#include "core/source_tree.h"
+#include "gpu/fake_harness/fake_harness.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Writes what a real ncu writes when counters are refused to its --log-file, then exits 1.
+constexpr const char* kRefusingNcu = R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--log-file" ]; then log="$2"; fi
+  shift
+done
+printf '==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0.\n' > "$log"
+exit 1
+)sh";
+
+TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
+  testing::TempDir dir;
+  const auto ncu = testing::write_executable(dir, "ncu", kRefusingNcu);
+  auto config = load_config(DirectoryTree(testing::examples_dir()));
+  ASSERT_TRUE(config.ok()) << config.error().message;
+  const KernelSpec& spec = config->kernels.front();
+  auto plan = plan_kernel(spec);
+  ASSERT_TRUE(plan.ok());
+  KernelBuild build{&spec, {}, std::nullopt};
+  build.result.object = dir.path() / "never-loaded.so";
+  auto run = run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
+                           dir.path() / "profiles" / "axpy.csv", 10.0);
+  ASSERT_TRUE(run.ok()) << "a failed ncu run is not an Error: " << run.error().message;
+  ASSERT_TRUE(run->problem.has_value());
+  EXPECT_THAT(*run->problem, HasSubstr("the harness under ncu failed"));
+  EXPECT_THAT(*run->problem, HasSubstr("not accessible to this user (ERR_NVGPUCTRPERM)"));
+}
+
+}  // namespace
+}  // namespace kblaster
