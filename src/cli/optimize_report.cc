@@ -41,7 +41,16 @@ Status replace_file(const std::filesystem::path& file, const std::string& text) 
   return Ok{};
 }
 
-std::vector<std::string> settings_needed(const Candidate& best);
+// The kblaster.toml settings a best candidate needs beyond its source.
+std::vector<std::string> settings_needed(const Candidate& best) {
+  std::vector<std::string> out;
+  for (const auto& f : best.extra_flags) out.push_back("nvcc_flags: add \"" + f + "\"");
+  if (!best.arch.empty()) out.push_back("[project] arch = \"" + best.arch + "\"");
+  for (const auto& [k, v] : best.macros) out.push_back("tunables: " + k + " = " + v + " first");
+  for (const auto& [k, v] : best.launcher_args)
+    out.push_back("args: " + k + " tunable = " + std::to_string(v) + " first");
+  return out;
+}
 
 // Why --apply must not rewrite `file` with the best's source; "" when it may.
 std::string reason_not_to_apply(const std::filesystem::path& file, const SearchResult& r,
@@ -59,17 +68,6 @@ std::string reason_not_to_apply(const std::filesystem::path& file, const SearchR
   if (now.str() != r.baseline.source)
     return file.string() + " changed since the search read it; not overwriting it";
   return "";
-}
-
-// The kblaster.toml settings a best candidate needs beyond its source.
-std::vector<std::string> settings_needed(const Candidate& best) {
-  std::vector<std::string> out;
-  for (const auto& f : best.extra_flags) out.push_back("nvcc_flags: add \"" + f + "\"");
-  if (!best.arch.empty()) out.push_back("[project] arch = \"" + best.arch + "\"");
-  for (const auto& [k, v] : best.macros) out.push_back("tunables: " + k + " = " + v + " first");
-  for (const auto& [k, v] : best.launcher_args)
-    out.push_back("args: " + k + " tunable = " + std::to_string(v) + " first");
-  return out;
 }
 
 }  // namespace

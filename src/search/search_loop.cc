@@ -60,10 +60,8 @@ std::string first_line(const std::string& text) {
 
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
-  Candidate key;
-  key.source = o.task + "#" + std::to_string(o.seed) + "#" + std::to_string(rollout) + "#" +
-               std::to_string(o.now_unix);
-  return "search-" + key.fingerprint();
+  return "search-" + stable_hash(o.task + "#" + std::to_string(o.seed) + "#" +
+                                 std::to_string(rollout) + "#" + std::to_string(o.now_unix));
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ namespace kblaster {
 // (cudaStreamCreate), which the baseline does not"; empty when it passes. Rules:
 // no new streams, host threads, timers or clock reads, library shortcuts
 // (cuBLAS, cuDNN, CUTLASS, Thrust, CUB) or device synchronisation, and no fewer
-// kernel launches than the baseline. Comments and strings are not read.
+// kernel launches than the baseline. Comments and strings are not read, except
+// for clock registers in inline PTX, which live in string literals.
 std::vector<std::string> soft_verification_findings(std::string_view baseline,
                                                     std::string_view candidate);
 

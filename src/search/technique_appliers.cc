@@ -22,11 +22,6 @@ Candidate child_of(const Candidate& parent, std::string_view technique, std::str
   return c;
 }
 
-Proposal one(const Candidate& parent, std::string_view technique, Candidate child) {
-  (void)parent, (void)technique;
-  return {{std::move(child)}, {}};
-}
-
 Proposal rewrite(const Candidate& parent, std::string_view technique, const SourceRewrite& r) {
   if (!r.changed) return {{}, r.description};
   Candidate c = child_of(parent, technique, r.description);
@@ -149,7 +144,7 @@ Proposal propose(std::string_view technique, const Candidate& parent, const Kern
     if (!gpu.has_arch_specific) return {{}, gpu.arch + " has no arch-specific (a) variant"};
     Candidate c = child_of(parent, technique, "built for " + gpu.arch + "a");
     c.arch = gpu.arch + "a";
-    return one(parent, technique, std::move(c));
+    return {{std::move(c)}, {}};
   }
   return {{}, "no embedded applier (needs an LLM backend)"};
 }

@@ -16,11 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class NoDevice final : public DeviceProbe {
- public:
-  DeviceInfo probe() override { return {}; }
-};
-
 class CeilingsCacheTest : public ::testing::Test {
  protected:
   CeilingsCacheTest() {
@@ -38,7 +33,7 @@ class CeilingsCacheTest : public ::testing::Test {
   testing::TempDir dir;
   std::filesystem::path file = dir.path() / "cache" / "ceilings.json";
   std::ostringstream out, progress;
-  NoDevice probe;
+  testing::NoDevice probe;
   testing::FakeClock clock;
   Session session{out, progress, probe, clock, {}};
 };

@@ -15,9 +15,20 @@
 
 #include "core/clock.h"
 #include "core/status.h"
+#include "gpu/device_probe.h"
 #include "gpu/harness_session.h"
 
 namespace kblaster::testing {
+
+// A machine without a GPU, for Sessions whose step never probes one.
+class NoDevice final : public DeviceProbe {
+ public:
+  DeviceInfo probe() override {
+    DeviceInfo info;
+    info.why_absent = "a test machine: no CUDA device";
+    return info;
+  }
+};
 
 // Time that moves only when told: by `step` on every now_seconds() call (0 =
 // never by itself), and by advance(). Starts at 1000 s, an arbitrary origin.

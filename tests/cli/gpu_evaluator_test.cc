@@ -72,10 +72,11 @@ class GpuEvaluatorTest : public ::testing::Test {
     runner.drive_clock(clock, 1e-3);
     baseline.source = kSource;
   }
-  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc) {
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc) { return evaluator(nvcc, work.path()); }
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir) {
     GpuEvaluatorSetup s{&config.kernels.at(0),
                         repo.path(),
-                        work.path(),
+                        work_dir,
                         work.path() / "cache",
                         "sm_90",
                         std::nullopt,
@@ -161,6 +162,20 @@ TEST_F(GpuEvaluatorTest, APrefetchedChildIsBuiltAheadAndUsed) {
             next.source);
   EXPECT_EQ(testing::read_text(repo.path() / "k/scale.cu"), kSource)
       << "the user's file is untouched";
+}
+
+TEST_F(GpuEvaluatorTest, AnOutputFolderInsideTheRepositoryIsNotCopiedIntoTrees) {
+  KB_REQUIRE_NVCC(nvcc);
+  const auto inside = repo.path() / "opt-out";
+  auto ev = evaluator(*nvcc, inside);
+  const Candidate first = child("kThreads = 256", "kThreads = 128");
+  const Candidate second = child("kThreads = 256", "kThreads = 64");
+  ASSERT_TRUE(ev->evaluate(baseline, first).ok());
+  ASSERT_TRUE(ev->evaluate(baseline, second).ok());
+  const auto tree = inside / "trees" / second.fingerprint();
+  EXPECT_TRUE(std::filesystem::exists(tree / "k/scale.cu"));
+  EXPECT_TRUE(std::filesystem::exists(tree / "kblaster.toml"));
+  EXPECT_FALSE(std::filesystem::exists(tree / "opt-out")) << "earlier trees copied into later ones";
 }
 
 }  // namespace

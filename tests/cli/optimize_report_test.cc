@@ -17,11 +17,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class NoDevice final : public DeviceProbe {
- public:
-  DeviceInfo probe() override { return {}; }
-};
-
 // Answers the final A/B with a scripted verdict and has no profiles (no ncu).
 class ScriptedProbe final : public ResultProbe {
  public:
@@ -76,7 +71,7 @@ class OptimizeReportTest : public ::testing::Test {
   SearchResult result;
   ScriptedProbe probe;
   std::ostringstream stdout_, progress;
-  NoDevice device;
+  testing::NoDevice device;
   testing::FakeClock clock;
   Session session{stdout_, progress, device, clock, {}};
 };

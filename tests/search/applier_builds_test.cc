@@ -38,8 +38,8 @@ TEST(ApplierBuilds, EveryBuildSettingTechniqueCompiles) {
     const Proposal p = propose(technique, base, spec(kernel), hopper);
     ASSERT_FALSE(p.children.empty()) << technique << ": " << p.why_not;
     const Candidate& child = p.children.front();
-    auto built = builder.build(spec(kernel),
-                               build_request_for(child, "sm_90", testing::examples_dir()));
+    auto built =
+        builder.build(spec(kernel), build_request_for(child, "sm_90", testing::examples_dir()));
     ASSERT_TRUE(built.ok()) << built.error().message;
     EXPECT_TRUE(built->ok()) << technique << ": " << built->summary << "\n" << built->log;
   }
