@@ -1,5 +1,7 @@
 #include "cli/ceilings_cache.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -68,7 +70,8 @@ Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::st
       {"measured", utc_now()}};
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  const auto tmp = file.string() + ".tmp";
+  // Two runs may measure at once (one per GPU): each writes its own temporary.
+  const auto tmp = file.string() + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << all.dump(2) << "\n";

@@ -15,10 +15,11 @@ PerfState classify(const ClassifierInput& input) {
     state.key = std::string(rule.key);
     state.bottleneck = state.key.substr(0, state.key.find('.'));
     state.explanation = std::move(*why);
+    state.launch = {input.total.grid_size, input.total.sm_count};
     return state;
   }
   // Unreachable: the table's last rule, the fallback, always matches.
-  return {"latency.no_dominant_bottleneck", "latency", "no rule matched", {}};
+  return {"latency.no_dominant_bottleneck", "latency", "no rule matched", {}, {}};
 }
 
 }  // namespace kblaster

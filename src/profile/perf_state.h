@@ -16,12 +16,20 @@ namespace kblaster {
 
 // What the classifier concluded. `explanation` is one line that cites the
 // numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
+// The launch's size against the GPU, when the profile had both: what launch
+// techniques size a block against (src/search/technique_appliers).
+struct LaunchShape {
+  std::optional<double> grid_size;  // blocks launched (the mean over a launcher's kernels)
+  std::optional<double> sm_count;
+};
+
 struct PerfState {
   std::string key;         // e.g. "memory.dram_saturated"
   std::string bottleneck;  // the key's class: memory, compute, latency, launch
   std::string explanation;
   std::vector<std::string>
-      features;  // left empty by classify(); callers fill it from signature.features()
+      features;        // left empty by classify(); callers fill it from signature.features()
+  LaunchShape launch;  // from the summed profile
 };
 
 // Everything a rule may read. `kernels` are the launcher's kernels one by one

@@ -25,11 +25,12 @@ std::string times(double log_speedup) {
 
 // The techniques that propose at least one child for `parent` not evaluated yet
 // (nor the baseline: a tunable set back to its first value is not new), and those children.
-std::map<std::string, Proposal> proposals(const Candidate& parent, const KernelSpec& spec,
-                                          const TargetGpu& gpu, const std::set<std::string>& seen) {
+std::map<std::string, Proposal> proposals(const Candidate& parent, const PerfState& parent_state,
+                                          const KernelSpec& spec, const TargetGpu& gpu,
+                                          const std::set<std::string>& seen) {
   std::map<std::string, Proposal> out;
   for (const auto& t : embedded_techniques()) {
-    Proposal p = propose(t, parent, spec, gpu);
+    Proposal p = propose(t, parent, spec, gpu, parent_state.launch);
     std::erase_if(p.children, [&](const Candidate& c) { return seen.count(c.fingerprint()); });
     if (!p.children.empty()) out.emplace(t, std::move(p));
   }
@@ -50,6 +51,18 @@ std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offere
         out.push_back(p.children[i]);
       }
   return out;
+}
+
+// The child to evaluate: the one the profile argues for while it is on offer,
+// else one drawn at random. `because` says why when it was argued for.
+const Candidate& pick_child(const Proposal& p, RandomSource& random, std::string& because) {
+  for (const Candidate& c : p.children)
+    if (!p.preferred.empty() && c.fingerprint() == p.preferred) {
+      because = p.because;
+      return c;
+    }
+  const auto i = static_cast<std::size_t>(random.uniform() * p.children.size());
+  return p.children[i % p.children.size()];
 }
 
 // The first line of `text`, at most 200 characters: a failure's reason for a lesson.
@@ -93,7 +106,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
       if (!predictions) return predictions.error();
-      auto offered = proposals(parent, spec, options.gpu, seen);
+      auto offered = proposals(parent, parent_state, spec, options.gpu, seen);
       std::set<std::string> applicable;
       for (const auto& [t, p] : offered) applicable.insert(t);
       auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
@@ -102,11 +115,12 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
         break;
       }
       tried_here.insert(choice->technique);
-      const auto& children = offered.at(choice->technique).children;
-      const Candidate& child =
-          children[static_cast<std::size_t>(random.uniform() * children.size()) % children.size()];
+      std::string because;
+      const Candidate& child = pick_child(offered.at(choice->technique), random, because);
       progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
-               << ": " << describe_choice(*choice) << ": " << child.changes.back() << "\n";
+               << ": " << describe_choice(*choice) << ": " << child.changes.back();
+      if (!because.empty()) progress << " (" << because << ")";
+      progress << "\n";
       seen.insert(child.fingerprint());
       evaluator.prefetch(likely_next(offered, child, options.prefetch));
       auto eval = evaluator.evaluate(parent, child);

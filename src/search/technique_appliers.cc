@@ -1,6 +1,8 @@
 #include "search/technique_appliers.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <type_traits>
 
 #include "transform/launch_bounds.h"
@@ -10,6 +12,18 @@
 
 namespace kblaster {
 namespace {
+
+Proposal declined(std::string why) {
+  Proposal p;
+  p.why_not = std::move(why);
+  return p;
+}
+
+Proposal offered(Candidate child) {
+  Proposal p;
+  p.children.push_back(std::move(child));
+  return p;
+}
 
 bool on_path(const Candidate& c, std::string_view technique) {
   return std::find(c.path.begin(), c.path.end(), technique) != c.path.end();
@@ -23,20 +37,20 @@ Candidate child_of(const Candidate& parent, std::string_view technique, std::str
 }
 
 Proposal rewrite(const Candidate& parent, std::string_view technique, const SourceRewrite& r) {
-  if (!r.changed) return {{}, r.description};
+  if (!r.changed) return declined(r.description);
   Candidate c = child_of(parent, technique, r.description);
   c.source = r.source;
-  return {{std::move(c)}, {}};
+  return offered(std::move(c));
 }
 
 Proposal flag(const Candidate& parent, std::string_view technique, const std::string& f,
               const std::string& change) {
   if (std::find(parent.extra_flags.begin(), parent.extra_flags.end(), f) !=
       parent.extra_flags.end())
-    return {{}, "already built with " + f};
+    return declined("already built with " + f);
   Candidate c = child_of(parent, technique, change);
   c.extra_flags.push_back(f);
-  return {{std::move(c)}, {}};
+  return offered(std::move(c));
 }
 
 // Spec tunables of one kind: every value other than the parent's current one.
@@ -79,9 +93,46 @@ Proposal tunables(const Candidate& parent, std::string_view technique, const Ker
   return p;
 }
 
+// The child the profile argues for when the grid leaves SMs idle: for each
+// candidate value v of a constant now k, the grid becomes about grid * k / v
+// blocks; the largest v that reaches the SM count wins, else the smallest v.
+void prefer_filling_block(const LaunchShape& shape,
+                          const std::vector<std::pair<std::int64_t, std::int64_t>>& values,
+                          Proposal& p) {
+  if (!shape.grid_size || !shape.sm_count || *shape.grid_size <= 0 ||
+      *shape.grid_size >= *shape.sm_count)
+    return;
+  std::optional<std::size_t> pick;
+  auto blocks = [&](std::size_t i) {
+    return *shape.grid_size * double(values[i].first) / double(values[i].second);
+  };
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i].second >= values[i].first) continue;  // only smaller blocks add blocks
+    const bool fills = blocks(i) >= *shape.sm_count;
+    if (!pick) {
+      pick = i;
+      continue;
+    }
+    const bool pick_fills = blocks(*pick) >= *shape.sm_count;
+    if (fills && (!pick_fills || values[i].second > values[*pick].second))
+      pick = i;
+    else if (!fills && !pick_fills && values[i].second < values[*pick].second)
+      pick = i;
+  }
+  if (!pick) return;
+  char because[160];
+  std::snprintf(because, sizeof because,
+                "the grid has %.0f blocks for %.0f SMs; this gives about %.0f", *shape.grid_size,
+                *shape.sm_count, blocks(*pick));
+  p.preferred = p.children[*pick].fingerprint();
+  p.because = because;
+}
+
 // Block-size constants in the source: the usual power-of-two sizes not yet taken.
-Proposal launch_geometry(const Candidate& parent, std::string_view technique) {
+Proposal launch_geometry(const Candidate& parent, std::string_view technique,
+                         const LaunchShape& shape) {
   Proposal p;
+  std::vector<std::pair<std::int64_t, std::int64_t>> values;  // (now, proposed) per child
   for (const LaunchConstant& k : find_launch_constants(parent.source))
     for (std::int64_t v : {32, 64, 128, 256, 512, 1024}) {
       if (v == k.value) continue;
@@ -90,8 +141,10 @@ Proposal launch_geometry(const Candidate& parent, std::string_view technique) {
       Candidate c = child_of(parent, technique, r.description);
       c.source = r.source;
       p.children.push_back(std::move(c));
+      values.emplace_back(k.value, v);
     }
   if (p.children.empty()) p.why_not = "no compile-time block-size constant in the source";
+  prefer_filling_block(shape, values, p);
   return p;
 }
 
@@ -106,17 +159,17 @@ const std::set<std::string>& embedded_techniques() {
 }
 
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
-                 const TargetGpu& gpu) {
+                 const TargetGpu& gpu, const LaunchShape& shape) {
   const bool once = technique != "launch_geometry_tuning" && technique != "tile_size_tuning" &&
                     technique != "occupancy_tuning" && technique != "max_register_cap";
-  if (once && on_path(parent, technique)) return {{}, "already applied on this path"};
+  if (once && on_path(parent, technique)) return declined("already applied on this path");
   if (technique == "restrict_pointers")
     return rewrite(parent, technique, add_restrict(parent.source));
   if (technique == "launch_bounds")
     return rewrite(parent, technique, add_launch_bounds(parent.source));
   if (technique == "loop_unrolling")
     return rewrite(parent, technique, unroll_constant_loops(parent.source));
-  if (technique == "launch_geometry_tuning") return launch_geometry(parent, technique);
+  if (technique == "launch_geometry_tuning") return launch_geometry(parent, technique, shape);
   if (technique == "tile_size_tuning") return tunables(parent, technique, spec, false);
   if (technique == "occupancy_tuning") return tunables(parent, technique, spec, true);
   if (technique == "fast_math")
@@ -141,12 +194,12 @@ Proposal propose(std::string_view technique, const Candidate& parent, const Kern
     return p;
   }
   if (technique == "target_native_arch") {
-    if (!gpu.has_arch_specific) return {{}, gpu.arch + " has no arch-specific (a) variant"};
+    if (!gpu.has_arch_specific) return declined(gpu.arch + " has no arch-specific (a) variant");
     Candidate c = child_of(parent, technique, "built for " + gpu.arch + "a");
     c.arch = gpu.arch + "a";
-    return {{std::move(c)}, {}};
+    return offered(std::move(c));
   }
-  return {{}, "no embedded applier (needs an LLM backend)"};
+  return declined("no embedded applier (needs an LLM backend)");
 }
 
 }  // namespace kblaster

@@ -9,15 +9,20 @@
 #include <vector>
 
 #include "core/kernel_spec.h"
+#include "profile/perf_state.h"
 #include "search/candidate.h"
 
 namespace kblaster {
 
 // What a technique proposes: children to try (each with its change described),
-// or none with the reason it does not apply to this parent.
+// or none with the reason it does not apply to this parent. When the parent's
+// profile argues for one child, `preferred` is its fingerprint and `because` says
+// why; the search takes it over a random child while it is not yet evaluated.
 struct Proposal {
   std::vector<Candidate> children;
   std::string why_not;
+  std::string preferred;
+  std::string because;
 };
 
 // Where the candidates run: decides the flags that depend on the GPU.
@@ -32,8 +37,10 @@ const std::set<std::string>& embedded_techniques();
 // The children `technique` proposes for `parent` of `spec`. A technique already on
 // the parent's path that cannot usefully repeat (flags, restrict, bounds,
 // unrolling) proposes nothing; tunables and launch constants propose the values
-// not yet taken.
+// not yet taken. `shape` is the parent's launch as profiled: when its grid has
+// fewer blocks than the GPU has SMs, launch-geometry tuning prefers the largest
+// block that fills every SM (assuming the grid is the work divided by the block).
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
-                 const TargetGpu& gpu);
+                 const TargetGpu& gpu, const LaunchShape& shape = {});
 
 }  // namespace kblaster

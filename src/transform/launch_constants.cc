@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "transform/constant_table.h"
 #include "transform/kernel_sites.h"
@@ -9,6 +10,8 @@
 
 namespace kblaster {
 namespace {
+
+constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 
 // The length of the integer suffix (u, l, ul, ...) at the end of `literal`.
 std::size_t suffix_length(std::string_view literal) {
@@ -25,33 +28,175 @@ bool is_integer_literal(std::string_view text) {
                      [](char c) { return is_identifier_char(c) || c == '\''; });
 }
 
+// The end of the number token (a preprocessing number: 16, 16.0f, 1e+5) that
+// starts at `begin`.
+std::size_t number_end(std::string_view masked, std::size_t begin) {
+  std::size_t i = begin;
+  while (++i < masked.size()) {
+    const char c = masked[i];
+    const bool exponent_sign =
+        (c == '+' || c == '-') &&
+        std::string_view("eEpP").find(masked[i - 1]) != std::string_view::npos;
+    if (!is_identifier_char(c) && c != '\'' && c != '.' && !exponent_sign) break;
+  }
+  return i;
+}
+
+// Whether `span` of `masked` is a whole integer-literal token, not a piece of
+// `x16`, `160` or `16.0f`.
+bool is_literal_token(std::string_view masked, Span span) {
+  const bool starts = span.begin == 0 || !(is_identifier_char(masked[span.begin - 1]) ||
+                                           masked[span.begin - 1] == '.');
+  return starts && span.end <= masked.size() && number_end(masked, span.begin) == span.end &&
+         is_integer_literal(span.of(masked));
+}
+
+// The function whose body encloses `at`: the outermost block around it that
+// opens after a parameter list (`) {`, `) const {`). nullopt outside any.
+struct EnclosingFunction {
+  std::string name;
+  Span body;  // between the braces
+};
+std::optional<EnclosingFunction> enclosing_function(std::string_view masked, std::size_t at) {
+  std::vector<std::size_t> opens;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (masked[i] == '{') opens.push_back(i);
+    if (masked[i] == '}' && !opens.empty()) opens.pop_back();
+  }
+  for (const auto open : opens) {
+    std::size_t end = open;  // back over whitespace and trailing const/noexcept/override
+    for (;;) {
+      while (end > 0 && std::isspace(static_cast<unsigned char>(masked[end - 1]))) --end;
+      std::size_t word = end;
+      while (word > 0 && is_identifier_char(masked[word - 1])) --word;
+      const auto w = masked.substr(word, end - word);
+      if (w != "const" && w != "noexcept" && w != "override" && w != "final") break;
+      end = word;
+    }
+    if (end == 0 || masked[end - 1] != ')') continue;
+    std::size_t paren = end - 1;  // back to the '(' that opens the parameter list
+    for (int depth = 0; paren > 0; --paren) {
+      if (masked[paren] == ')') ++depth;
+      if (masked[paren] == '(' && --depth == 0) break;
+    }
+    std::size_t name_end = paren;
+    while (name_end > 0 && std::isspace(static_cast<unsigned char>(masked[name_end - 1])))
+      --name_end;
+    std::size_t name_begin = name_end;
+    while (name_begin > 0 && is_identifier_char(masked[name_begin - 1])) --name_begin;
+    const auto close = find_closing(masked, open);
+    return EnclosingFunction{name_begin < name_end
+                                 ? std::string(masked.substr(name_begin, name_end - name_begin))
+                                 : "a lambda",
+                             {open + 1, close == std::string_view::npos ? masked.size() : close}};
+  }
+  return std::nullopt;
+}
+
+// The components of a dim3 block argument: those of `dim3(...)` / `dim3{...}`
+// written in the launch, or of the dim3 variable it names; empty otherwise.
+std::vector<Span> dim3_components(std::string_view masked, const ConstantTable& table, Span arg,
+                                  std::size_t at) {
+  arg = trim(masked, arg);
+  const std::size_t open = skip_spaces(masked, arg.begin + 4);
+  if (masked.compare(arg.begin, 4, "dim3") == 0 && open < arg.end &&
+      (masked[open] == '(' || masked[open] == '{') && find_closing(masked, open) == arg.end - 1)
+    return split_top_level(masked, {open + 1, arg.end - 1}, ',');
+  const ConstantDefinition* var = table.lookup(arg.of(masked), at);
+  if (var && var->kind == ConstantDefinition::Kind::dim3) return var->values;
+  return {};
+}
+
+// Appends to `out` a literal constant for each value >= 2 in `launch`'s block,
+// when that block is a dim3 of integer literals alone and `out` lacks it.
+void add_literal_constants(std::string_view masked, const ConstantTable& table,
+                           const LaunchSite& launch, std::vector<LaunchConstant>& out) {
+  const auto components = dim3_components(masked, table, launch.config[1], launch.at);
+  const auto function = enclosing_function(masked, launch.at);
+  const auto literal = [&](Span s) { return is_literal_token(masked, s); };
+  if (components.empty() || !function ||
+      !std::all_of(components.begin(), components.end(), literal))
+    return;
+  for (const Span first : components) {
+    const auto value = table.evaluate(first, 0);
+    const auto covers = [&](const LaunchConstant& k) {
+      return k.value == *value && (k.value_begin == first.begin ||
+                                   std::any_of(k.also.begin(), k.also.end(), [&](const auto& s) {
+                                     return s.first == first.begin;
+                                   }));
+    };
+    if (!value || *value < 2 || std::any_of(out.begin(), out.end(), covers)) continue;
+    LaunchConstant k;
+    k.kind = LaunchConstant::Kind::literal;
+    k.name = "literal " + std::to_string(*value) + " of " + function->name + "'s block";
+    k.value = *value;
+    k.value_begin = first.begin;
+    k.value_end = first.end;
+    k.function = function->name;
+    for (const Span c : components)  // the block's literals, maybe outside the body
+      if (c.begin != first.begin && table.evaluate(c, 0) == *value)
+        k.also.emplace_back(c.begin, c.end);
+    for (std::size_t i = function->body.begin; i < function->body.end;) {
+      const Span token{i, number_end(masked, i)};
+      if (!std::isdigit(static_cast<unsigned char>(masked[i])) ||
+          !is_literal_token(masked, token)) {
+        ++i;
+        continue;
+      }
+      if (table.evaluate(token, 0) == *value && token.begin != first.begin)
+        k.also.emplace_back(token.begin, token.end);
+      i = token.end;
+    }
+    std::sort(k.also.begin(), k.also.end());
+    k.also.erase(std::unique(k.also.begin(), k.also.end()), k.also.end());
+    out.push_back(std::move(k));
+  }
+}
+
+// Each launch's kernel and constant threads per block (0 where not constant), in order.
+std::vector<std::pair<std::string, std::int64_t>> launch_threads(std::string_view masked) {
+  const ConstantTable table(masked);
+  std::vector<std::pair<std::string, std::int64_t>> threads;
+  for (const auto& launch : find_launches(masked)) {
+    const auto size =
+        launch.config.size() < 2 ? std::nullopt : table.block_size(launch.config[1], launch.at);
+    threads.emplace_back(launch.kernel, size ? size->threads : 0);
+  }
+  return threads;
+}
+
 }  // namespace
 
 std::vector<LaunchConstant> find_launch_constants(std::string_view source) {
   const std::string masked = mask_source(source);
   const ConstantTable table(masked);
   std::vector<const ConstantDefinition*> found;
+  std::vector<LaunchConstant> constants;
   for (const auto& launch : find_launches(masked)) {
     if (launch.config.size() < 2) continue;
     const auto size = table.block_size(launch.config[1], launch.at);
     if (!size) continue;
     for (const auto* def : size->used)
       if (std::find(found.begin(), found.end(), def) == found.end()) found.push_back(def);
+    add_literal_constants(masked, table, launch, constants);
   }
-  std::sort(found.begin(), found.end(),
-            [](const auto* a, const auto* b) { return a->name_begin < b->name_begin; });
-  std::vector<LaunchConstant> constants;
   for (const auto* def : found) {
     if (def->kind == ConstantDefinition::Kind::dim3) continue;
     const Span literal = def->values[0];
     if (!is_integer_literal(literal.of(masked))) continue;
     const auto value = table.evaluate(literal, def->name_begin + 1);
     if (!value) continue;
-    constants.push_back({def->kind == ConstantDefinition::Kind::macro
-                             ? LaunchConstant::Kind::macro
-                             : LaunchConstant::Kind::variable,
-                         def->name, *value, literal.begin, literal.end});
+    LaunchConstant k;
+    k.kind = def->kind == ConstantDefinition::Kind::macro ? LaunchConstant::Kind::macro
+                                                          : LaunchConstant::Kind::variable;
+    k.name = def->name;
+    k.value = *value;
+    k.value_begin = literal.begin;
+    k.value_end = literal.end;
+    constants.push_back(std::move(k));
   }
+  std::sort(constants.begin(), constants.end(),
+            [](const auto& a, const auto& b) { return a.value_begin < b.value_begin; });
   return constants;
 }
 
@@ -61,25 +206,44 @@ SourceRewrite set_launch_constant(std::string_view source, const LaunchConstant&
     return SourceRewrite{false, std::string(source), std::move(why)};
   };
   if (value <= 0) return unchanged("block-size constant " + constant.name + " must stay positive");
-  if (constant.value_end > source.size() || constant.value_begin >= constant.value_end)
-    return unchanged("offsets of " + constant.name + " lie outside the source");
-  const auto literal =
-      source.substr(constant.value_begin, constant.value_end - constant.value_begin);
+  std::vector<Span> spans{{constant.value_begin, constant.value_end}};
+  for (const auto& [begin, end] : constant.also) spans.push_back({begin, end});
   const std::string masked = mask_source(source);
-  const auto current =
-      ConstantTable(masked).evaluate({constant.value_begin, constant.value_end}, 0);
-  if (!is_integer_literal(literal) || current != constant.value)
-    return unchanged("source changed: " + constant.name + " is no longer " +
-                     std::to_string(constant.value) + " at its offsets");
+  const ConstantTable table(masked);
+  for (const Span s : spans) {
+    if (s.end > source.size() || s.empty())
+      return unchanged("offsets of " + constant.name + " lie outside the source");
+    if (!is_literal_token(masked, s) || table.evaluate(s, 0) != constant.value)
+      return unchanged("source changed: " + constant.name + " is no longer " +
+                       std::to_string(constant.value) + " at its offsets");
+  }
   if (value == constant.value)
     return unchanged(constant.name + " is already " + std::to_string(value));
-  std::string out(source.substr(0, constant.value_begin));
-  out += std::to_string(value);
-  out += literal.substr(literal.size() - suffix_length(literal));
-  out += source.substr(constant.value_end);
+  std::sort(spans.begin(), spans.end(), [](Span a, Span b) { return a.begin > b.begin; });
+  std::string out(source);
+  for (const Span s : spans) {  // back to front, so the offsets before stay valid
+    const auto literal = s.of(source);
+    out.replace(s.begin, s.end - s.begin,
+                std::to_string(value) +
+                    std::string(literal.substr(literal.size() - suffix_length(literal))));
+  }
+  const auto before = launch_threads(masked);
+  const auto after = launch_threads(mask_source(out));
+  for (std::size_t i = 0; i < before.size() && after.size() == before.size(); ++i)
+    if (after[i].second > kMaxThreadsPerBlock && after[i].second != before[i].second)
+      return unchanged(std::to_string(value) + " would give " + after[i].first + " blocks of " +
+                       std::to_string(after[i].second) + " threads, over " +
+                       std::to_string(kMaxThreadsPerBlock));
+  const std::string to = " to " + std::to_string(value);
+  if (constant.kind != LaunchConstant::Kind::literal)
+    return {true, std::move(out),
+            "set " + constant.name + " from " + std::to_string(constant.value) + to};
+  const std::string what = "set the literal " + std::to_string(constant.value) + " of the block";
   return {true, std::move(out),
-          "set " + constant.name + " from " + std::to_string(constant.value) + " to " +
-              std::to_string(value)};
+          constant.also.empty()
+              ? what + " in " + constant.function + to
+              : what + " (and its " + std::to_string(constant.also.size()) + " other use" +
+                    (constant.also.size() == 1 ? "" : "s") + " in " + constant.function + ")" + to};
 }
 
 }  // namespace kblaster

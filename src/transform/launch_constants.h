@@ -2,12 +2,18 @@
 // search reads their values and rewrites them in place.
 // Limits: only definitions whose initialiser is one integer literal count
 // (`constexpr int kThreads = kWarps * 32;` yields kWarps, not kThreads); a
-// #define may also be overridden with -D, which this does not see.
+// #define may also be overridden with -D, which this does not see. Literals
+// count only in a block dim3 made of literals alone (`dim3 block(16, 16)`,
+// `dim3(128, 1)`), each value >= 2 once per function; `<<<g, 256>>>` and
+// `dim3(16, ROWS)` offer no literal. Rewriting a literal changes every integer
+// literal of that value in the launching function's body (grid math, but also
+// e.g. `float tile[16]`), and none outside it.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "transform/source_rewrite.h"
@@ -15,22 +21,29 @@
 namespace kblaster {
 
 struct LaunchConstant {
-  enum class Kind { macro, variable };
+  // macro / variable: a definition's literal; literal: a number in the block dim3.
+  enum class Kind { macro, variable, literal };
   Kind kind = Kind::variable;
   std::string name;
   std::int64_t value = 0;
   std::size_t value_begin = 0;  // byte offsets of the literal in the source
   std::size_t value_end = 0;
+  // literal only: the function whose body holds the launch, and the other
+  // literals of `value` there (offsets, in order), rewritten together with it.
+  std::string function;
+  std::vector<std::pair<std::size_t, std::size_t>> also;
 };
 
 // The constants that a launch's block size (`<<<grid, kThreads>>>`,
-// `dim3 block(BLOCK, kRows)`, `dim3(kThreads)`) is computed from, each once,
-// in source order. Launches with a non-constant block size give none.
+// `dim3 block(BLOCK, kRows)`, `dim3(kThreads)`, `dim3 block(16, 16)`) is
+// computed from, each once, in source order. Launches with a non-constant
+// block size give none.
 std::vector<LaunchConstant> find_launch_constants(std::string_view source);
 
-// `source` with `constant`'s literal replaced by `value` (any integer suffix
-// kept). Unchanged, saying why, when the literal at the offsets is no longer
-// `constant.value` or `value` is not positive.
+// `source` with `constant`'s literal (and those in `also`) replaced by `value`,
+// any integer suffix kept. Unchanged, saying why, when a literal at the offsets
+// is no longer `constant.value`, `value` is not positive, or a launch whose
+// block is constant would get more than 1024 threads per block from it.
 SourceRewrite set_launch_constant(std::string_view source, const LaunchConstant& constant,
                                   std::int64_t value);
 

@@ -28,6 +28,7 @@ class ScriptedEvaluator final : public Evaluator {
   std::vector<Candidate> evaluated;
   std::vector<Candidate> prefetched;
   int profiles = 0;
+  LaunchShape launch;  // what the grid_undersized profile reports
   void prefetch(const std::vector<Candidate>& next) override {
     prefetched.insert(prefetched.end(), next.begin(), next.end());
   }
@@ -58,6 +59,7 @@ class ScriptedEvaluator final : public Evaluator {
                 : "launch.grid_undersized";
     s.bottleneck = s.key.substr(0, s.key.find('.'));
     s.explanation = "scripted";
+    if (s.key == "launch.grid_undersized") s.launch = launch;
     return s;
   }
 };
@@ -128,6 +130,20 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
   // While a child is measured, children of other techniques are handed over to build ahead.
   ASSERT_FALSE(evaluator.prefetched.empty());
   for (const auto& c : evaluator.prefetched) EXPECT_EQ(c.path.size(), c.changes.size());
+}
+
+TEST_F(SearchLoopTest, LaunchGeometryTakesTheBlockSizeTheProfileArguesFor) {
+  evaluator.launch = {64.0, 132.0};  // softmax_slow's 8192 rows / 128 threads on an H200
+  options.choice.explore_share = 0.0;
+  options.choice.temperature = 0.0;  // the catalogue's best guess for grid_undersized
+  options.budget = {1, 1, 1e9, 0, 0.01};
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(evaluator.evaluated.size(), 1u);
+  EXPECT_THAT(evaluator.evaluated[0].source, ::testing::HasSubstr("kThreads = 32;"));
+  EXPECT_THAT(progress.str(),
+              ::testing::HasSubstr("set kThreads from 128 to 32 (the grid has 64 blocks for 132 "
+                                   "SMs; this gives about 256)"));
 }
 
 TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/config_loader.h"
 #include "core/source_tree.h"
 #include "gpu/shim.h"
@@ -49,6 +51,37 @@ TEST_F(TechniqueAppliers, SourceRewritesAndLaunchGeometryOnSoftmaxSlow) {
   auto geometry = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper);
   ASSERT_EQ(geometry.children.size(), 5u) << "32, 64, 256, 512, 1024 besides 128";
   EXPECT_THAT(geometry.children[0].source, HasSubstr("constexpr int kThreads = 32;"));
+}
+
+TEST_F(TechniqueAppliers, AnUndersizedGridPrefersTheLargestBlockThatFillsEverySm) {
+  const Candidate base = baseline("softmax_slow");  // kThreads = 128
+  // 64 blocks on 132 SMs: 64 threads give 128 blocks (short), 32 give 256.
+  auto short_grid = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
+                            LaunchShape{64.0, 132.0});
+  ASSERT_FALSE(short_grid.preferred.empty());
+  const auto preferred =
+      std::find_if(short_grid.children.begin(), short_grid.children.end(),
+                   [&](const Candidate& c) { return c.fingerprint() == short_grid.preferred; });
+  ASSERT_NE(preferred, short_grid.children.end());
+  EXPECT_THAT(preferred->source, HasSubstr("constexpr int kThreads = 32;"));
+  EXPECT_EQ(short_grid.because, "the grid has 64 blocks for 132 SMs; this gives about 256");
+
+  // 100 blocks: 64 threads already give 200, so the smaller change wins.
+  auto nearly = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
+                        LaunchShape{100.0, 132.0});
+  ASSERT_FALSE(nearly.preferred.empty());
+  for (const auto& c : nearly.children) {
+    if (c.fingerprint() == nearly.preferred) {
+      EXPECT_THAT(c.source, HasSubstr("constexpr int kThreads = 64;"));
+    }
+  }
+
+  // A full grid, or no profile, argues for nothing.
+  EXPECT_TRUE(propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
+                      LaunchShape{8192.0, 132.0})
+                  .preferred.empty());
+  EXPECT_TRUE(
+      propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper).preferred.empty());
 }
 
 TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {

@@ -75,6 +75,115 @@ TEST(LaunchConstants, ExampleKernels) {
 
   EXPECT_TRUE(find_launch_constants(testing::read_example("scale_rows.cu")).empty());
   EXPECT_EQ(find_launch_constants(testing::read_example("reduce/reduce.cu")).size(), 2u);
+
+  const auto matmul = find_launch_constants(testing::read_example("matmul_naive.cu"));
+  ASSERT_EQ(matmul.size(), 1u);
+  EXPECT_EQ(matmul[0].kind, LaunchConstant::Kind::literal);
+  EXPECT_EQ(matmul[0].value, 16);
+  EXPECT_EQ(matmul[0].also.size(), 3u);
+}
+
+// Every literal of the block's value in the launching function, and nothing else.
+const std::string kLiteralBlock =
+    "constexpr float kScale = 16.0f;\n"
+    "int other(int n) { return n * 16; }\n"
+    "void run(float* p, int n, int m) {\n"
+    "  dim3 block(16, 16);  // 16 x 16 threads\n"
+    "  dim3 grid(ceil_div(n, 16), ceil_div(m, 16));\n"
+    "  int x16 = 160 + n;\n"
+    "  float f = 16.0f * x16;\n"
+    "  const char* s = \"16\";\n"
+    "  k<<<grid, block>>>(p, f, s);\n"
+    "}\n";
+
+TEST(LaunchConstants, RewritesEveryUseOfABlockLiteralInItsFunction) {
+  const auto found = find_launch_constants(kLiteralBlock);
+  ASSERT_EQ(found.size(), 1u);
+  const auto& k = found[0];
+  EXPECT_EQ(k.kind, LaunchConstant::Kind::literal);
+  EXPECT_EQ(k.value, 16);
+  EXPECT_EQ(k.name, "literal 16 of run's block");
+  EXPECT_EQ(k.value_begin, kLiteralBlock.find("16, 16)"));
+  EXPECT_EQ(k.also.size(), 3u);
+
+  const auto r = set_launch_constant(kLiteralBlock, k, 32);
+  ASSERT_TRUE(r.changed) << r.description;
+  EXPECT_EQ(r.description, "set the literal 16 of the block (and its 3 other uses in run) to 32");
+  std::string expected = kLiteralBlock;
+  for (const char* line : {"dim3 block(16, 16);", "dim3 grid(ceil_div(n, 16), ceil_div(m, 16));"}) {
+    std::string rewritten = line;
+    for (auto at = rewritten.find("16"); at != std::string::npos; at = rewritten.find("16", at))
+      rewritten.replace(at, 2, "32");
+    expected.replace(expected.find(line), rewritten.size(), rewritten);
+  }
+  EXPECT_EQ(r.source, expected);
+}
+
+TEST(LaunchConstants, InlineDim3LiteralsOfOneAreNotOffered) {
+  const std::string source =
+      "void run(float* p, int n) {\n"
+      "  k<<<ceil_div(n, 128), dim3(128, 1)>>>(p, 1);\n"
+      "}\n";
+  const auto found = find_launch_constants(source);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value, 128);
+  EXPECT_EQ(literal(source, found[0]), "128");
+  EXPECT_EQ(found[0].also.size(), 1u);
+  const auto r = set_launch_constant(source, found[0], 256);
+  ASSERT_TRUE(r.changed);
+  EXPECT_EQ(r.source,
+            "void run(float* p, int n) {\n"
+            "  k<<<ceil_div(n, 256), dim3(256, 1)>>>(p, 1);\n"
+            "}\n");
+  // A dim3 that mixes literals with named constants offers only the names.
+  const auto mixed =
+      find_launch_constants("constexpr int kRows = 2;\nvoid r() { k<<<1, dim3(kRows, 4)>>>(); }\n");
+  ASSERT_EQ(mixed.size(), 1u);
+  EXPECT_EQ(mixed[0].name, "kRows");
+}
+
+TEST(LaunchConstants, RefusesAStaleLiteralBlock) {
+  const auto found = find_launch_constants(kLiteralBlock);
+  ASSERT_EQ(found.size(), 1u);
+  std::string stale = kLiteralBlock;
+  const auto [begin, end] = found[0].also.back();  // ceil_div(m, 16)
+  stale.replace(begin, end - begin, "17");
+  const auto r = set_launch_constant(stale, found[0], 32);
+  EXPECT_FALSE(r.changed);
+  EXPECT_EQ(r.source, stale);
+  EXPECT_EQ(r.description,
+            "source changed: literal 16 of run's block is no longer 16 at its offsets");
+  stale.replace(begin, end - begin, "160");  // the offsets now cut a longer number
+  EXPECT_FALSE(set_launch_constant(stale, found[0], 32).changed);
+}
+
+TEST(LaunchConstants, RefusesBlocksOverTheThreadLimit) {
+  const auto found = find_launch_constants(kLiteralBlock);
+  ASSERT_EQ(found.size(), 1u);
+  const auto r = set_launch_constant(kLiteralBlock, found[0], 64);
+  EXPECT_FALSE(r.changed);
+  EXPECT_EQ(r.source, kLiteralBlock);
+  EXPECT_EQ(r.description, "64 would give k blocks of 4096 threads, over 1024");
+
+  const std::string one_d = "constexpr int kWarps = 4;\nvoid r() { k<<<1, kWarps * 32>>>(); }\n";
+  const auto warps = find_launch_constants(one_d);
+  ASSERT_EQ(warps.size(), 1u);
+  EXPECT_TRUE(set_launch_constant(one_d, warps[0], 32).changed);  // 1024 threads
+  EXPECT_FALSE(set_launch_constant(one_d, warps[0], 64).changed);
+}
+
+TEST(LaunchConstants, RewrittenLiteralBlockCompilesWithNvcc) {
+  const auto source = testing::read_example("matmul_naive.cu");
+  const auto found = find_launch_constants(source);
+  ASSERT_EQ(found.size(), 1u);
+  const auto r = set_launch_constant(source, found[0], 32);
+  ASSERT_TRUE(r.changed) << r.description;
+  EXPECT_EQ(r.description,
+            "set the literal 16 of the block (and its 3 other uses in matmul) to 32");
+  EXPECT_NE(r.source.find("dim3 block(32, 32)"), std::string::npos);
+  EXPECT_NE(r.source.find("ceil_div(N, 32)"), std::string::npos);
+  EXPECT_NE(r.source.find("ceil_div(M, 32)"), std::string::npos);
+  EXPECT_NVCC_COMPILES("matmul_naive.cu", r.source);
 }
 
 TEST(LaunchConstants, RewrittenExampleCompilesWithNvcc) {
