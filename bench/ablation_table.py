@@ -7,8 +7,8 @@ The cold runs are read from DIR (default OUT_DIR) when they ran in another call.
 
 Gain is speedup - 1, read from each step's best_speedup_after (the search's own
 A/B chain); a run reaches the target at the first evaluation with
-best_speedup_after >= 1 + 0.95 * (best of both runs - 1). A run that never
-reaches it counts as its evaluations + 1 in the means, marked with ">"."""
+best_speedup_after >= 1 + 0.95 * (best of both runs - 1). A run that reaches
+the target beats one that does not; means are over kernels where both did."""
 import json
 import os
 import sys
@@ -51,7 +51,7 @@ def main():
     print("| kernel | KB-cold result | KB-warm result | target (95 % of best gain) "
           "| cold evals to target | warm evals to target |")
     print("|---|---|---|---|---|---|")
-    cold_n, warm_n = [], []
+    rows = []  # (cold evals, cold reached, warm evals, warm reached)
     for k in kernels:
         cold, warm = result(cold_dir, "cold_" + k, k), result(out, "warm_" + k, k)
         best = max(chain(cold) + chain(warm) + [1.0])
@@ -60,18 +60,26 @@ def main():
             continue
         target = 1.0 + 0.95 * (best - 1.0)
         (c, c_ok), (w, w_ok) = to_target(cold, target), to_target(warm, target)
-        cold_n.append(c)
-        warm_n.append(w)
+        rows.append((c, c_ok, w, w_ok))
         print(f"| {k} | {verdict(cold)} | {verdict(warm)} | {target:.3f}x "
-              f"| {c if c_ok else '>' + str(c - 1)} | {w if w_ok else '>' + str(w - 1)} |")
-    if cold_n:
-        n = len(cold_n)
-        print(f"\nKernels with a gain in either run: {n}; mean evaluations to the target: "
-              f"cold {sum(cold_n) / n:.2f}, warm {sum(warm_n) / n:.2f} "
-              f"(warm fewer on {sum(w < c for c, w in zip(cold_n, warm_n))}, "
-              f"equal on {sum(w == c for c, w in zip(cold_n, warm_n))}, "
-              f"more on {sum(w > c for c, w in zip(cold_n, warm_n))})")
-
+              f"| {c if c_ok else 'not reached in ' + str(c - 1)} "
+              f"| {w if w_ok else 'not reached in ' + str(w - 1)} |")
+    if not rows:
+        return
+    # A run that reaches the target beats one that does not; two that reach it
+    # compare by evaluations; two that do not are even.
+    def better(a, a_ok, b, b_ok):
+        return (a_ok and not b_ok) or (a_ok and b_ok and a < b)
+    warm_wins = sum(better(w, w_ok, c, c_ok) for c, c_ok, w, w_ok in rows)
+    cold_wins = sum(better(c, c_ok, w, w_ok) for c, c_ok, w, w_ok in rows)
+    both = [(c, w) for c, c_ok, w, w_ok in rows if c_ok and w_ok]
+    print(f"\nKernels with a gain in either run: {len(rows)}. Reached the target: cold "
+          f"{sum(r[1] for r in rows)}, warm {sum(r[3] for r in rows)}. Warm needed fewer "
+          f"evaluations on {warm_wins}, cold on {cold_wins}, even on "
+          f"{len(rows) - warm_wins - cold_wins}.")
+    if both:
+        print(f"Where both reached it ({len(both)}): mean evaluations cold "
+              f"{sum(c for c, _ in both) / len(both):.2f}, warm {sum(w for _, w in both) / len(both):.2f}.")
 
 if __name__ == "__main__":
     main()

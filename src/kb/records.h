@@ -23,7 +23,9 @@ struct TrajectoryStep {
   std::string state;
   std::string action;  // technique id
   StepOutcome outcome = StepOutcome::compile_failure;
-  double reward = 0.0;  // log speedup against the step's parent when measured
+  // The log speedup the step kept over its parent: a verified FASTER child's log
+  // speedup, else 0 (the search discards a slower or equal child). The stats sum it.
+  double reward = 0.0;
   std::int64_t tokens = 0;
 };
 

@@ -134,8 +134,11 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       progress << "    -> " << outcome_name(eval->outcome);
       if (measured) progress << " " << times(eval->log_speedup) << " against its parent";
       progress << ": " << eval->detail << "\n";
+      // The reward is what the step kept: a slower or equal child is discarded, so it
+      // earns 0, not its (negative) log speedup. A tuning technique whose children are
+      // mostly worse but sometimes much better is then valued by what trying it yields.
       trajectory.steps.push_back({d, parent_state.key, choice->technique, eval->outcome,
-                                  measured ? eval->log_speedup : 0.0, 0});
+                                  faster ? eval->log_speedup : 0.0, 0});
       Prediction predicted;
       for (const auto& p : *predictions)
         if (p.technique == choice->technique) predicted = p;

@@ -39,6 +39,8 @@ class ScriptedEvaluator final : public Evaluator {
     const std::string& t = child.path.back();
     if (t == "launch_geometry_tuning" && child.source.find("kThreads = 32;") != std::string::npos) {
       e.outcome = StepOutcome::faster, e.log_speedup = std::log(1.8);
+    } else if (t == "launch_geometry_tuning") {
+      e.outcome = StepOutcome::slower, e.log_speedup = std::log(0.5);  // the other block sizes
     } else if (t == "restrict_pointers") {
       e.outcome = StepOutcome::faster, e.log_speedup = std::log(1.05);
     } else if (t == "fast_math") {
@@ -179,6 +181,32 @@ TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
     ASSERT_FALSE(l->empty());
     EXPECT_THAT(l->back().text, ::testing::HasSubstr("Reason: wrong_result"));
   }
+}
+
+TEST_F(SearchLoopTest, ASlowerChildIsDiscardedAndEarnsNoReward) {
+  options.budget = {6, 1, 1e9, 0, 0.01};  // six one-step rollouts from the baseline
+  options.choice.explore_share = 0.0;
+  options.choice.temperature = 0.0;  // launch geometry: the catalogue's best for this state
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  int slower = 0, faster = 0;
+  for (const auto& s : r->steps) {
+    if (s.technique != "launch_geometry_tuning") continue;
+    slower += s.evaluation.outcome == StepOutcome::slower;
+    faster += s.evaluation.outcome == StepOutcome::faster;
+  }
+  ASSERT_GT(slower, 0) << progress.str();
+  std::int64_t recorded_slower = 0;
+  double sum = 0.0;
+  for (const auto& state : {"launch.grid_undersized", "latency.memory_dependency_stalls"}) {
+    auto stats = store->stats(state, "launch_geometry_tuning", "sm_90");
+    ASSERT_TRUE(stats.ok());
+    recorded_slower += stats->slower;
+    sum += stats->sum_log_speedup;
+  }
+  EXPECT_EQ(recorded_slower, slower);
+  // Only the kept steps add to the sum: the slower children count as measured zeros.
+  EXPECT_NEAR(sum, faster * std::log(1.8), 1e-9);
 }
 
 TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
