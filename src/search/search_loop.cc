@@ -1,5 +1,6 @@
 #include "search/search_loop.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -37,32 +38,45 @@ std::map<std::string, Proposal> proposals(const Candidate& parent, const PerfSta
   return out;
 }
 
-// What the next step may evaluate if this one is not faster: the first child of
-// each other offered technique, then the chosen technique's other children.
+// What the next step may evaluate if this one is not faster: for each other
+// offered technique the child it argues for first (else its first), then the
+// remaining children.
 std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
                                    const Candidate& chosen, int limit) {
   std::vector<Candidate> out;
   const std::string fp = chosen.fingerprint();
+  auto lead = [](const Proposal& p) {
+    for (std::size_t i = 0; i < p.children.size(); ++i)
+      if (std::find(p.preferred.begin(), p.preferred.end(), p.children[i].fingerprint()) !=
+          p.preferred.end())
+        return i;
+    return std::size_t{0};
+  };
   for (int round = 0; round < 2; ++round)
-    for (const auto& [t, p] : offered)
+    for (const auto& [t, p] : offered) {
+      const std::size_t first = lead(p);
       for (std::size_t i = 0; i < p.children.size(); ++i) {
         if (static_cast<int>(out.size()) >= limit) return out;
-        if ((round == 0) != (i == 0) || p.children[i].fingerprint() == fp) continue;
+        if ((round == 0) != (i == first) || p.children[i].fingerprint() == fp) continue;
         out.push_back(p.children[i]);
       }
+    }
   return out;
 }
 
-// The child to evaluate: the one the profile argues for while it is on offer,
-// else one drawn at random. `because` says why when it was argued for.
+// The child to evaluate: one drawn among those the proposal argues for while any
+// is on offer, else among all. `because` says why when it was argued for.
 const Candidate& pick_child(const Proposal& p, RandomSource& random, std::string& because) {
+  std::vector<const Candidate*> argued;
   for (const Candidate& c : p.children)
-    if (!p.preferred.empty() && c.fingerprint() == p.preferred) {
-      because = p.because;
-      return c;
-    }
-  const auto i = static_cast<std::size_t>(random.uniform() * p.children.size());
-  return p.children[i % p.children.size()];
+    if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
+      argued.push_back(&c);
+  const double u = random.uniform();
+  if (!argued.empty()) {
+    because = p.because;
+    return *argued[static_cast<std::size_t>(u * argued.size()) % argued.size()];
+  }
+  return p.children[static_cast<std::size_t>(u * p.children.size()) % p.children.size()];
 }
 
 // The first line of `text`, at most 200 characters: a failure's reason for a lesson.

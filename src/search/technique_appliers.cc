@@ -96,12 +96,12 @@ Proposal tunables(const Candidate& parent, std::string_view technique, const Ker
 // The child the profile argues for when the grid leaves SMs idle: for each
 // candidate value v of a constant now k, the grid becomes about grid * k / v
 // blocks; the largest v that reaches the SM count wins, else the smallest v.
-void prefer_filling_block(const LaunchShape& shape,
+bool prefer_filling_block(const LaunchShape& shape,
                           const std::vector<std::pair<std::int64_t, std::int64_t>>& values,
                           Proposal& p) {
   if (!shape.grid_size || !shape.sm_count || *shape.grid_size <= 0 ||
       *shape.grid_size >= *shape.sm_count)
-    return;
+    return false;
   std::optional<std::size_t> pick;
   auto blocks = [&](std::size_t i) {
     return *shape.grid_size * double(values[i].first) / double(values[i].second);
@@ -119,13 +119,23 @@ void prefer_filling_block(const LaunchShape& shape,
     else if (!fills && !pick_fills && values[i].second < values[*pick].second)
       pick = i;
   }
-  if (!pick) return;
+  if (!pick) return false;
   char because[160];
   std::snprintf(because, sizeof because,
                 "the grid has %.0f blocks for %.0f SMs; this gives about %.0f", *shape.grid_size,
                 *shape.sm_count, blocks(*pick));
-  p.preferred = p.children[*pick].fingerprint();
+  p.preferred = {p.children[*pick].fingerprint()};
   p.because = because;
+  return true;
+}
+
+// Otherwise the neighbours: each constant at half or twice its value.
+void prefer_neighbours(const std::vector<std::pair<std::int64_t, std::int64_t>>& values,
+                       Proposal& p) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i].second == 2 * values[i].first || 2 * values[i].second == values[i].first)
+      p.preferred.push_back(p.children[i].fingerprint());
+  if (!p.preferred.empty()) p.because = "a neighbouring size, half or twice the current one";
 }
 
 // Block-size constants in the source: the usual power-of-two sizes not yet taken.
@@ -144,7 +154,7 @@ Proposal launch_geometry(const Candidate& parent, std::string_view technique,
       values.emplace_back(k.value, v);
     }
   if (p.children.empty()) p.why_not = "no compile-time block-size constant in the source";
-  prefer_filling_block(shape, values, p);
+  if (!prefer_filling_block(shape, values, p)) prefer_neighbours(values, p);
   return p;
 }
 

@@ -16,12 +16,13 @@ namespace kblaster {
 
 // What a technique proposes: children to try (each with its change described),
 // or none with the reason it does not apply to this parent. When the parent's
-// profile argues for one child, `preferred` is its fingerprint and `because` says
-// why; the search takes it over a random child while it is not yet evaluated.
+// profile, or locality, argues for some children, `preferred` holds their
+// fingerprints and `because` says why; the search draws among those still not
+// evaluated before it draws among all.
 struct Proposal {
   std::vector<Candidate> children;
   std::string why_not;
-  std::string preferred;
+  std::vector<std::string> preferred;
   std::string because;
 };
 
@@ -39,7 +40,9 @@ const std::set<std::string>& embedded_techniques();
 // unrolling) proposes nothing; tunables and launch constants propose the values
 // not yet taken. `shape` is the parent's launch as profiled: when its grid has
 // fewer blocks than the GPU has SMs, launch-geometry tuning prefers the largest
-// block that fills every SM (assuming the grid is the work divided by the block).
+// block that fills every SM (assuming the grid is the work divided by the block);
+// otherwise it prefers each constant's neighbours, half and twice its value, over
+// jumps to far sizes, which are rarely better and cost an evaluation each.
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
                  const TargetGpu& gpu, const LaunchShape& shape = {});
 

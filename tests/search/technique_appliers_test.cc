@@ -58,10 +58,10 @@ TEST_F(TechniqueAppliers, AnUndersizedGridPrefersTheLargestBlockThatFillsEverySm
   // 64 blocks on 132 SMs: 64 threads give 128 blocks (short), 32 give 256.
   auto short_grid = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
                             LaunchShape{64.0, 132.0});
-  ASSERT_FALSE(short_grid.preferred.empty());
+  ASSERT_EQ(short_grid.preferred.size(), 1u);
   const auto preferred =
       std::find_if(short_grid.children.begin(), short_grid.children.end(),
-                   [&](const Candidate& c) { return c.fingerprint() == short_grid.preferred; });
+                   [&](const Candidate& c) { return c.fingerprint() == short_grid.preferred[0]; });
   ASSERT_NE(preferred, short_grid.children.end());
   EXPECT_THAT(preferred->source, HasSubstr("constexpr int kThreads = 32;"));
   EXPECT_EQ(short_grid.because, "the grid has 64 blocks for 132 SMs; this gives about 256");
@@ -69,19 +69,25 @@ TEST_F(TechniqueAppliers, AnUndersizedGridPrefersTheLargestBlockThatFillsEverySm
   // 100 blocks: 64 threads already give 200, so the smaller change wins.
   auto nearly = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
                         LaunchShape{100.0, 132.0});
-  ASSERT_FALSE(nearly.preferred.empty());
+  ASSERT_EQ(nearly.preferred.size(), 1u);
   for (const auto& c : nearly.children) {
-    if (c.fingerprint() == nearly.preferred) {
+    if (c.fingerprint() == nearly.preferred[0]) {
       EXPECT_THAT(c.source, HasSubstr("constexpr int kThreads = 64;"));
     }
   }
 
-  // A full grid, or no profile, argues for nothing.
-  EXPECT_TRUE(propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
-                      LaunchShape{8192.0, 132.0})
-                  .preferred.empty());
-  EXPECT_TRUE(
-      propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper).preferred.empty());
+  // A full grid, or no profile, argues for the neighbours of 128: 64 and 256.
+  for (const LaunchShape& shape : {LaunchShape{8192.0, 132.0}, LaunchShape{}}) {
+    auto full = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper, shape);
+    std::vector<std::string> argued;
+    for (const auto& c : full.children)
+      if (std::find(full.preferred.begin(), full.preferred.end(), c.fingerprint()) !=
+          full.preferred.end())
+        argued.push_back(c.changes.back());
+    EXPECT_THAT(argued, ::testing::UnorderedElementsAre("set kThreads from 128 to 64",
+                                                        "set kThreads from 128 to 256"));
+    EXPECT_EQ(full.because, "a neighbouring size, half or twice the current one");
+  }
 }
 
 TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {
