@@ -30,6 +30,7 @@ struct OptimizeOptions {
   std::uint64_t seed = 0;
   std::string out;  // default REPO/.kblaster/optimize
   bool apply = false;
+  bool source_only = false;  // --source-only, or implied by --apply
 };
 
 std::optional<std::string> env(const std::string& n) {
@@ -69,6 +70,15 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                    << " (repeat with --search-seed " << seed << "), budget " << o.budget.breadth
                    << " x " << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
 
+  const bool source_only = o.source_only || o.apply;
+  if (source_only)
+    session.progress << "optimize: source rewrites only ("
+                     << (o.apply ? "--apply writes the best back to the source, which cannot carry "
+                                   "build flags or tunables"
+                                 : "--source-only")
+                     << "); without " << (o.apply ? "--apply" : "--source-only")
+                     << " the search also tries flags, arch and tunables\n";
+
   bool problem = false;
   nlohmann::json results = nlohmann::json::array();
   for (const KernelBuild& b : run->builds.kernels) {
@@ -99,6 +109,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
     search.seed = seed;
     search.gpu = {run->builds.arch, run->gpu.harness_device.cc == "9.0"};
     search.task = spec.name;
+    search.source_only = source_only;
     search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
@@ -134,7 +145,11 @@ CommandAction setup_optimize(CLI::App& app) {
                  "Seed of the technique choices (default: random, printed)");
   app.add_option("--out", o->out, "Output folder (default REPO/.kblaster/optimize)");
   app.add_flag("--apply", o->apply,
-               "Overwrite the kernel's source with the best verified, faster candidate");
+               "Overwrite the kernel's source with the best verified, faster candidate "
+               "(implies --source-only)");
+  app.add_flag("--source-only", o->source_only,
+               "Try only source rewrites (restrict, launch bounds, unrolling, launch "
+               "constants), not flags, arch or tunables");
   return [o](Session& session) { return run_optimize(*o, session); };
 }
 

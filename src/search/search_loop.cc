@@ -27,11 +27,12 @@ std::string times(double log_speedup) {
 // The techniques that propose at least one child for `parent` not evaluated yet
 // (nor the baseline: a tunable set back to its first value is not new), and those children.
 std::map<std::string, Proposal> proposals(const Candidate& parent, const PerfState& parent_state,
-                                          const KernelSpec& spec, const TargetGpu& gpu,
+                                          const KernelSpec& spec, const SearchOptions& options,
                                           const std::set<std::string>& seen) {
   std::map<std::string, Proposal> out;
   for (const auto& t : embedded_techniques()) {
-    Proposal p = propose(t, parent, spec, gpu, parent_state.launch);
+    if (options.source_only && !rewrites_source_only(t)) continue;
+    Proposal p = propose(t, parent, spec, options.gpu, parent_state.launch);
     std::erase_if(p.children, [&](const Candidate& c) { return seen.count(c.fingerprint()); });
     if (!p.children.empty()) out.emplace(t, std::move(p));
   }
@@ -120,7 +121,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
       if (!predictions) return predictions.error();
-      auto offered = proposals(parent, parent_state, spec, options.gpu, seen);
+      auto offered = proposals(parent, parent_state, spec, options, seen);
       std::set<std::string> applicable;
       for (const auto& [t, p] : offered) applicable.insert(t);
       auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);

@@ -30,6 +30,7 @@ struct SearchOptions {
   std::string task;           // the KB's task name: "<repo>/<kernel>"
   std::int64_t now_unix = 0;  // for KB records
   int prefetch = 4;           // children of other techniques handed to Evaluator::prefetch per step
+  bool source_only = false;   // only techniques for which rewrites_source_only() holds
 };
 
 // One evaluated step, as the report and the JSON result show it.

@@ -168,6 +168,11 @@ const std::set<std::string>& embedded_techniques() {
   return ids;
 }
 
+bool rewrites_source_only(std::string_view technique) {
+  return technique == "restrict_pointers" || technique == "launch_bounds" ||
+         technique == "loop_unrolling" || technique == "launch_geometry_tuning";
+}
+
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
                  const TargetGpu& gpu, const LaunchShape& shape) {
   const bool once = technique != "launch_geometry_tuning" && technique != "tile_size_tuning" &&

@@ -35,6 +35,12 @@ struct TargetGpu {
 // The technique ids of kb/catalogue/techniques.json with an embedded applier.
 const std::set<std::string>& embedded_techniques();
 
+// True for the embedded techniques whose children differ from their parent in
+// source text alone (restrict, bounds, unrolling, launch constants): a result made
+// only of these can be written back to the user's file. Flags, arch and tunables
+// need build settings the source does not carry.
+bool rewrites_source_only(std::string_view technique);
+
 // The children `technique` proposes for `parent` of `spec`. A technique already on
 // the parent's path that cannot usefully repeat (flags, restrict, bounds,
 // unrolling) proposes nothing; tunables and launch constants propose the values

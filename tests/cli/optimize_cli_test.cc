@@ -22,7 +22,8 @@ TEST(OptimizeCli, WithoutAGpuSaysWhatIsMissingAndExitsThree) {
 TEST(OptimizeCli, HelpNamesTheBudgetAndTheOutput) {
   auto r = testing::run_kblaster({"optimize", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* flag : {"--breadth", "--depth", "--max-time", "--out", "--apply", "--kb"})
+  for (const char* flag :
+       {"--breadth", "--depth", "--max-time", "--out", "--apply", "--source-only", "--kb"})
     EXPECT_THAT(r.out, ::testing::HasSubstr(flag));
 }
 

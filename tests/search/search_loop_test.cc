@@ -210,6 +210,23 @@ TEST_F(SearchLoopTest, ASlowerChildIsDiscardedAndEarnsNoReward) {
   EXPECT_NEAR(sum, faster * std::log(1.8), 1e-9);
 }
 
+TEST_F(SearchLoopTest, ASourceOnlySearchNeverChangesBuildSettings) {
+  options.source_only = true;
+  options.choice.explore_share = 1.0;  // try everything untried first
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_FALSE(evaluator.evaluated.empty());
+  std::set<std::string> techniques;
+  for (const auto& c : evaluator.evaluated) {
+    EXPECT_TRUE(c.extra_flags.empty() && c.macros.empty() && c.launcher_args.empty() &&
+                c.arch.empty())
+        << c.changes.back();
+    techniques.insert(c.path.back());
+  }
+  for (const auto& t : techniques) EXPECT_TRUE(rewrites_source_only(t)) << t;
+  EXPECT_TRUE(techniques.count("launch_geometry_tuning")) << progress.str();
+}
+
 TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
   // Train: a KB where launch_geometry_tuning paid off in this state on this arch.
   for (int i = 0; i < 5; ++i) {
