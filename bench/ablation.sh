@@ -4,55 +4,122 @@
 # kernels), counting the evaluations needed to reach 95 % of the best speedup found.
 #   bench/ablation.sh PHASE [BREADTH DEPTH MAX_TIME SEED]   (defaults 4 3 60 7)
 # PHASE is cold, warm or both:
-#   cold  runs every kernel with a KB of its own ($OUT/ablation/kb_<kernel>.sqlite); those
-#         runs are the training data.
+#   cold  runs every kernel with a KB of its own (kb_<kernel>.sqlite); those runs are the
+#         training data.
 #   warm  runs each kernel again from a KB merged from the other kernels' cold KBs (leave
-#         one out), with the same search seed. The cold KBs are read from $KB_DIR (default
-#         $OUT/ablation), so the two phases may run in separate device calls: carry the
-#         first call's ablation/ folder back in the working tree and point KB_DIR at it.
-# Kernels are dealt round-robin to one lane per GPU (CUDA_VISIBLE_DEVICES); each lane runs
-# its kernels one after another, so no two searches share a GPU. Writes $OUT/ablation/
-# (logs, result.json per run, KB files) and, after warm, the table (bench/ablation_table.py,
-# also reading cold results from $KB_DIR). Uses bench/run_on_device.sh's environment.
+#         one out, over every kernel of `kblaster plan`), with the same search seed. The
+#         cold KBs are read from $KB_DIR, so the two phases may run in separate device
+#         calls: carry the first call's ablation/ folder back in the working tree and point
+#         KB_DIR at it (a path relative to the repository root works).
+# Environment:
+#   OUT      output root (default /tmp/out); everything goes under $OUT/ablation.
+#   SEEDS    search seeds, space-separated (e.g. SEEDS="7 11 13"). When unset, the one
+#            SEED argument is used and the layout is the one-seed layout below; when set
+#            (even to one seed), the SEED argument is ignored and each seed s gets its
+#            own folder $OUT/ablation/seed_<s>/ with that same layout inside.
+#   KB_DIR   where warm reads the cold KBs: without SEEDS the folder holding
+#            kb_<kernel>.sqlite (default $OUT/ablation); with SEEDS the folder holding
+#            seed_<s>/kb_<kernel>.sqlite (default $OUT/ablation). Each seed's warm runs
+#            use that seed's cold KBs.
+#   KERNELS  kernels to run, space-separated (default every kernel of `kblaster plan`), to
+#            complete an interrupted run for the missing kernels only. Warm still merges
+#            every other kernel's cold KB, and the table covers every kernel.
+#   LANES    GPU lanes (default the number of GPUs nvidia-smi lists).
+# Layout of a seed's folder ($OUT/ablation without SEEDS, $OUT/ablation/seed_<s> with):
+#   cold_<k>/<k>/result.json, cold_<k>.json, cold_<k>.log, kb_<k>.sqlite     (cold)
+#   warm_<k>/<k>/result.json, warm_<k>.json, warm_<k>.log, warm_for_<k>.sqlite,
+#   merge_<k>.log                                                            (warm)
+# A run first deletes that kernel's earlier outputs of the same phase and seed (a KB
+# left by an interrupted run would not be cold, or would hold the warm run's own
+# trajectory). The (seed, kernel) runs of a phase are dealt round-robin to one lane per
+# GPU (CUDA_VISIBLE_DEVICES); each lane runs its share one after another, so no two
+# searches share a GPU; both runs every seed's cold phase before any warm run. After
+# warm (or both), bench/ablation_table.py prints the table of the whole $OUT/ablation
+# (with SEEDS: every seed_<s>/ there or in KB_DIR, per kernel and seed and over seeds),
+# reading cold results from KB_DIR, into $OUT/ablation/table.md.
+# Uses bench/run_on_device.sh's environment.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 D=$PWD/.device
 export LD_LIBRARY_PATH=$D/lib KBLASTER_SOURCE_DIR=$PWD KBLASTER_BINARY=$D/kblaster KBLASTER_HARNESS=$D/kblaster-harness
 export PATH=/usr/local/cuda/bin:$PATH
-PHASE=${1:?usage: bench/ablation.sh cold|warm|both [BREADTH DEPTH MAX_TIME SEED]}
+PHASE=${1:?usage: [SEEDS=\"S...\"] [KERNELS=\"K...\"] [KB_DIR=DIR] bench/ablation.sh cold|warm|both [BREADTH DEPTH MAX_TIME SEED]}
 B=${2:-4} DEPTH=${3:-3} T=${4:-60} SEED=${5:-7}
-OUT=${OUT:-/tmp/out}/ablation
-KB_DIR=${KB_DIR:-$OUT}
-mkdir -p "$OUT"
+case "$PHASE" in
+  cold | warm | both) ;;
+  *) echo "unknown phase $PHASE (cold, warm or both)" >&2; exit 2;;
+esac
+ROOT=${OUT:-/tmp/out}/ablation
+KB_ROOT=${KB_DIR:-$ROOT}
+if [[ -n ${SEEDS+set} ]]; then
+  read -ra seeds <<<"$SEEDS"
+  per_seed=1
+else
+  seeds=("$SEED")
+  per_seed=0
+fi
+((${#seeds[@]} >= 1)) || { echo "SEEDS is set but empty" >&2; exit 2; }
+for s in "${seeds[@]}"; do
+  [[ $s =~ ^[0-9]+$ ]] || { echo "search seed '$s' is not a non-negative integer" >&2; exit 2; }
+done
+
+dir_of() { if ((per_seed)); then echo "$ROOT/seed_$1"; else echo "$ROOT"; fi; }     # dir_of SEED
+kb_dir_of() { if ((per_seed)); then echo "$KB_ROOT/seed_$1"; else echo "$KB_ROOT"; fi; }
+
 LANES=${LANES:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 ((LANES >= 1)) || LANES=1
-kernels=$("$D/kblaster" plan examples/kernels --json | python3 -c 'import json,sys; print(" ".join(k["name"] for k in json.load(sys.stdin)["kernels"]))')
-echo "ablation $PHASE: breadth $B, depth $DEPTH, $T s per kernel, search seed $SEED, $LANES GPU lane(s)"
+all=$("$D/kblaster" plan examples/kernels --json | python3 -c 'import json,sys; print(" ".join(k["name"] for k in json.load(sys.stdin)["kernels"]))')
+[[ -n $all ]] || { echo "kblaster plan listed no kernels" >&2; exit 1; }
+kernels=${KERNELS:-$all}
+for k in $kernels; do
+  [[ " $all " == *" $k "* ]] || { echo "unknown kernel $k (kblaster plan lists: $all)" >&2; exit 2; }
+done
+for s in "${seeds[@]}"; do mkdir -p "$(dir_of "$s")"; done
+echo "ablation $PHASE: breadth $B, depth $DEPTH, $T s per kernel, search seed(s) ${seeds[*]}," \
+  "kernels $kernels, $LANES GPU lane(s)"
 
-run() {  # run NAME KERNEL KB
-  "$D/kblaster" optimize examples/kernels --kernel "$2" --kb "$3" --breadth "$B" --depth "$DEPTH" \
-    --max-time "$T" --search-seed "$SEED" --out "$OUT/$1" >"$OUT/$1.json" 2>"$OUT/$1.log"
-  echo "$1 (GPU ${CUDA_VISIBLE_DEVICES:-0}): exit $? $(grep -E '^  result:' "$OUT/$1.log" | head -1)"
+run() {  # run SEED NAME KERNEL KB
+  local dir tag rc
+  dir=$(dir_of "$1")
+  tag=$( ((per_seed)) && echo "seed_$1/")
+  "$D/kblaster" optimize examples/kernels --kernel "$3" --kb "$4" --breadth "$B" --depth "$DEPTH" \
+    --max-time "$T" --search-seed "$1" --out "$dir/$2" >"$dir/$2.json" 2>"$dir/$2.log"
+  rc=$?
+  echo "$tag$2 (GPU ${CUDA_VISIBLE_DEVICES:-0}): exit $rc $(grep -E '^  result:' "$dir/$2.log" | head -1)"
 }
 
-cold() { run "cold_$1" "$1" "$OUT/kb_$1.sqlite"; }
-
-warm() {
-  local k=$1 others=() o
-  for o in $kernels; do [[ $o == "$k" ]] || others+=(--from "$KB_DIR/kb_$o.sqlite"); done
-  "$D/kblaster" kb merge examples/kernels --kb "$OUT/warm_for_$k.sqlite" "${others[@]}" \
-    >"$OUT/merge_$k.log" 2>&1 || { echo "warm_$k: kb merge failed: $(tail -1 "$OUT/merge_$k.log")"; return; }
-  run "warm_$k" "$k" "$OUT/warm_for_$k.sqlite"
+cold() {  # cold SEED KERNEL
+  local dir
+  dir=$(dir_of "$1")
+  rm -rf "${dir:?}/cold_$2" "$dir/cold_$2.json" "$dir/cold_$2.log" "$dir/kb_$2.sqlite"{,-shm,-wal,-journal}
+  run "$1" "cold_$2" "$2" "$dir/kb_$2.sqlite"
 }
 
-phase() {  # phase FUNCTION: every kernel, one lane per GPU
-  local lane i k
+warm() {  # warm SEED KERNEL
+  local s=$1 k=$2 dir kbs others=() o
+  dir=$(dir_of "$s")
+  kbs=$(kb_dir_of "$s")
+  rm -rf "${dir:?}/warm_$k" "$dir/warm_$k.json" "$dir/warm_$k.log" "$dir/merge_$k.log" \
+    "$dir/warm_for_$k.sqlite"{,-shm,-wal,-journal}
+  for o in $all; do [[ $o == "$k" ]] || others+=(--from "$kbs/kb_$o.sqlite"); done
+  if ! "$D/kblaster" kb merge examples/kernels --kb "$dir/warm_for_$k.sqlite" "${others[@]}" \
+    >"$dir/merge_$k.log" 2>&1; then
+    echo "$( ((per_seed)) && echo "seed_$s/")warm_$k: kb merge failed: $(tail -1 "$dir/merge_$k.log")"
+    return
+  fi
+  run "$s" "warm_$k" "$k" "$dir/warm_for_$k.sqlite"
+}
+
+phase() {  # phase FUNCTION: every (seed, kernel), one lane per GPU
+  local lane i s k
   for ((lane = 0; lane < LANES; lane++)); do
     (
       export CUDA_VISIBLE_DEVICES=$lane
       i=0
-      for k in $kernels; do
-        ((i++ % LANES == lane)) && "$1" "$k"
+      for s in "${seeds[@]}"; do
+        for k in $kernels; do
+          if ((i++ % LANES == lane)); then "$1" "$s" "$k"; fi
+        done
       done
     ) &
   done
@@ -63,8 +130,8 @@ case "$PHASE" in
   cold) phase cold;;
   warm) phase warm;;
   both) phase cold; phase warm;;
-  *) echo "unknown phase $PHASE (cold, warm or both)" >&2; exit 2;;
 esac
 if [[ $PHASE != cold ]]; then
-  python3 bench/ablation_table.py "$OUT" --cold-dir "$KB_DIR" $kernels | tee "$OUT/table.md"
+  # shellcheck disable=SC2086  # $all is a space-separated list of kernel names
+  python3 bench/ablation_table.py "$ROOT" --cold-dir "$KB_ROOT" $all | tee "$ROOT/table.md"
 fi
