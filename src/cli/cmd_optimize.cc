@@ -30,7 +30,7 @@ struct OptimizeOptions {
   std::uint64_t seed = 0;
   std::string out;  // default REPO/.kblaster/optimize
   bool apply = false;
-  bool source_only = false;  // --source-only, or implied by --apply
+  bool source_only = false;  // --source-only (--apply implies it in run_optimize)
 };
 
 std::optional<std::string> env(const std::string& n) {
@@ -71,13 +71,12 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                    << " x " << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
 
   const bool source_only = o.source_only || o.apply;
-  if (source_only)
-    session.progress << "optimize: source rewrites only ("
-                     << (o.apply ? "--apply writes the best back to the source, which cannot carry "
-                                   "build flags or tunables"
-                                 : "--source-only")
-                     << "); without " << (o.apply ? "--apply" : "--source-only")
-                     << " the search also tries flags, arch and tunables\n";
+  if (o.apply)
+    session.progress << "optimize: source rewrites only: --apply writes the best back to the "
+                        "source, which cannot carry build flags or tunables; without --apply the "
+                        "search also tries flags, arch and tunables\n";
+  else if (o.source_only)
+    session.progress << "optimize: source rewrites only (--source-only)\n";
 
   bool problem = false;
   nlohmann::json results = nlohmann::json::array();

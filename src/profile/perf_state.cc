@@ -15,7 +15,7 @@ PerfState classify(const ClassifierInput& input) {
     state.key = std::string(rule.key);
     state.bottleneck = state.key.substr(0, state.key.find('.'));
     state.explanation = std::move(*why);
-    state.launch = {input.total.grid_size, input.total.sm_count};
+    if (input.kernels.size() == 1) state.launch = {input.total.grid_size, input.total.sm_count};
     return state;
   }
   // Unreachable: the table's last rule, the fallback, always matches.

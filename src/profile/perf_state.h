@@ -16,10 +16,12 @@ namespace kblaster {
 
 // What the classifier concluded. `explanation` is one line that cites the
 // numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
-// The launch's size against the GPU, when the profile had both: what launch
-// techniques size a block against (src/search/technique_appliers).
+// The launch's size against the GPU, when the profile had both and the launcher
+// launched one kernel: what launch techniques size a block against
+// (src/search/technique_appliers). Unset for several kernels, whose grids need
+// not scale with one block size (a reduction's one-block final pass).
 struct LaunchShape {
-  std::optional<double> grid_size;  // blocks launched (the mean over a launcher's kernels)
+  std::optional<double> grid_size;  // blocks launched
   std::optional<double> sm_count;
 };
 

@@ -39,9 +39,9 @@ std::map<std::string, Proposal> proposals(const Candidate& parent, const PerfSta
   return out;
 }
 
-// What the next step may evaluate if this one is not faster: for each other
-// offered technique the child it argues for first (else its first), then the
-// remaining children.
+// What the next step may evaluate if this one is not faster: for each offered
+// technique the child it argues for first (else its first), then the remaining
+// children; never `chosen` itself.
 std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
                                    const Candidate& chosen, int limit) {
   std::vector<Candidate> out;
@@ -65,19 +65,21 @@ std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offere
   return out;
 }
 
-// The child to evaluate: one drawn among those the proposal argues for while any
-// is on offer, else among all. `because` says why when it was argued for.
-const Candidate& pick_child(const Proposal& p, RandomSource& random, std::string& because) {
+// The child to evaluate, and why when the proposal argued for it: drawn among
+// the children it argues for while any is on offer, else among all.
+struct PickedChild {
+  const Candidate* child;
+  std::string because;
+};
+PickedChild pick_child(const Proposal& p, RandomSource& random) {
   std::vector<const Candidate*> argued;
   for (const Candidate& c : p.children)
     if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
       argued.push_back(&c);
   const double u = random.uniform();
-  if (!argued.empty()) {
-    because = p.because;
-    return *argued[static_cast<std::size_t>(u * argued.size()) % argued.size()];
-  }
-  return p.children[static_cast<std::size_t>(u * p.children.size()) % p.children.size()];
+  if (!argued.empty())
+    return {argued[static_cast<std::size_t>(u * argued.size()) % argued.size()], p.because};
+  return {&p.children[static_cast<std::size_t>(u * p.children.size()) % p.children.size()], {}};
 }
 
 // The first line of `text`, at most 200 characters: a failure's reason for a lesson.
@@ -130,8 +132,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
         break;
       }
       tried_here.insert(choice->technique);
-      std::string because;
-      const Candidate& child = pick_child(offered.at(choice->technique), random, because);
+      const auto [picked, because] = pick_child(offered.at(choice->technique), random);
+      const Candidate& child = *picked;
       progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
                << ": " << describe_choice(*choice) << ": " << child.changes.back();
       if (!because.empty()) progress << " (" << because << ")";

@@ -96,6 +96,8 @@ Proposal tunables(const Candidate& parent, std::string_view technique, const Ker
 // The child the profile argues for when the grid leaves SMs idle: for each
 // candidate value v of a constant now k, the grid becomes about grid * k / v
 // blocks; the largest v that reaches the SM count wins, else the smallest v.
+// A constant in two block dimensions (dim3(k, k)) scales the grid by (k / v)^2,
+// so the estimate errs low there and the pick is a smaller block than needed.
 bool prefer_filling_block(const LaunchShape& shape,
                           const std::vector<std::pair<std::int64_t, std::int64_t>>& values,
                           Proposal& p) {

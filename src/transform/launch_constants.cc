@@ -12,6 +12,9 @@ namespace kblaster {
 namespace {
 
 constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+// The smallest literal offered: rewriting every 2 or 4 of a launcher would hit
+// unrelated arithmetic far more often than block math.
+constexpr std::int64_t kMinLiteralBlockDim = 8;
 
 // The length of the integer suffix (u, l, ul, ...) at the end of `literal`.
 std::size_t suffix_length(std::string_view literal) {
@@ -107,15 +110,21 @@ std::vector<Span> dim3_components(std::string_view masked, const ConstantTable& 
   return {};
 }
 
-// Appends to `out` a literal constant for each value >= 2 in `launch`'s block,
-// when that block is a dim3 of integer literals alone and `out` lacks it.
+// Appends to `out` a literal constant for each value >= kMinLiteralBlockDim in
+// `launch`'s block, when that block is a dim3 of integer literals alone, written
+// inside the launching function (a file-scope dim3 may serve launchers whose grid
+// math this would not rewrite), and `out` lacks it.
 void add_literal_constants(std::string_view masked, const ConstantTable& table,
                            const LaunchSite& launch, std::vector<LaunchConstant>& out) {
   const auto components = dim3_components(masked, table, launch.config[1], launch.at);
   const auto function = enclosing_function(masked, launch.at);
   const auto literal = [&](Span s) { return is_literal_token(masked, s); };
+  const auto inside = [&](Span s) {
+    return function && s.begin >= function->body.begin && s.end <= function->body.end;
+  };
   if (components.empty() || !function ||
-      !std::all_of(components.begin(), components.end(), literal))
+      !std::all_of(components.begin(), components.end(), literal) ||
+      !std::all_of(components.begin(), components.end(), inside))
     return;
   for (const Span first : components) {
     const auto value = table.evaluate(first, 0);
@@ -125,7 +134,8 @@ void add_literal_constants(std::string_view masked, const ConstantTable& table,
                                      return s.first == first.begin;
                                    }));
     };
-    if (!value || *value < 2 || std::any_of(out.begin(), out.end(), covers)) continue;
+    if (!value || *value < kMinLiteralBlockDim || std::any_of(out.begin(), out.end(), covers))
+      continue;
     LaunchConstant k;
     k.kind = LaunchConstant::Kind::literal;
     k.name = "literal " + std::to_string(*value) + " of " + function->name + "'s block";
@@ -133,17 +143,17 @@ void add_literal_constants(std::string_view masked, const ConstantTable& table,
     k.value_begin = first.begin;
     k.value_end = first.end;
     k.function = function->name;
-    for (const Span c : components)  // the block's literals, maybe outside the body
-      if (c.begin != first.begin && table.evaluate(c, 0) == *value)
-        k.also.emplace_back(c.begin, c.end);
     for (std::size_t i = function->body.begin; i < function->body.end;) {
-      const Span token{i, number_end(masked, i)};
-      if (!std::isdigit(static_cast<unsigned char>(masked[i])) ||
-          !is_literal_token(masked, token)) {
+      if (!std::isdigit(static_cast<unsigned char>(masked[i]))) {
         ++i;
         continue;
       }
-      if (table.evaluate(token, 0) == *value && token.begin != first.begin)
+      // A whole number token at a time, so the 16 of `1e-16` or `x16` is never one;
+      // hex and octal literals are masks more often than block math.
+      const Span token{i, number_end(masked, i)};
+      const bool decimal = masked[i] != '0' || token.end - token.begin == 1;  // not 0x10, 020
+      if (decimal && is_literal_token(masked, token) && table.evaluate(token, 0) == *value &&
+          token.begin != first.begin)
         k.also.emplace_back(token.begin, token.end);
       i = token.end;
     }
@@ -153,16 +163,44 @@ void add_literal_constants(std::string_view masked, const ConstantTable& table,
   }
 }
 
-// Each launch's kernel and constant threads per block (0 where not constant), in order.
-std::vector<std::pair<std::string, std::int64_t>> launch_threads(std::string_view masked) {
+// The most threads per block each launch may have: 1024, or the kernel's
+// `__launch_bounds__` when it has a constant one.
+std::int64_t thread_limit(std::string_view masked, const ConstantTable& table,
+                          std::string_view kernel) {
+  std::int64_t limit = kMaxThreadsPerBlock;
+  for (const auto& f : find_functions(masked, "__global__")) {
+    if (f.name != kernel || !f.has_launch_bounds) continue;
+    const std::string_view head = masked.substr(f.qualifier, f.name_begin - f.qualifier);
+    const auto word = head.find("__launch_bounds__");
+    if (word == std::string_view::npos) continue;
+    const std::size_t open = skip_spaces(masked, f.qualifier + word + 17);
+    if (open >= masked.size() || masked[open] != '(') continue;
+    const std::size_t close = find_closing(masked, open);
+    if (close == std::string_view::npos) continue;
+    const auto args = split_top_level(masked, {open + 1, close}, ',');
+    if (args.empty()) continue;
+    if (const auto bound = table.evaluate(trim(masked, args[0]), open))
+      limit = std::min(limit, *bound);
+  }
+  return limit;
+}
+
+// Each launch's kernel, constant threads per block (0 where not constant) and
+// thread limit, in order.
+struct LaunchThreads {
+  std::string kernel;
+  std::int64_t threads = 0, limit = kMaxThreadsPerBlock;
+};
+std::vector<LaunchThreads> launch_threads(std::string_view masked) {
   const ConstantTable table(masked);
-  std::vector<std::pair<std::string, std::int64_t>> threads;
+  std::vector<LaunchThreads> out;
   for (const auto& launch : find_launches(masked)) {
     const auto size =
         launch.config.size() < 2 ? std::nullopt : table.block_size(launch.config[1], launch.at);
-    threads.emplace_back(launch.kernel, size ? size->threads : 0);
+    out.push_back(
+        {launch.kernel, size ? size->threads : 0, thread_limit(masked, table, launch.kernel)});
   }
-  return threads;
+  return out;
 }
 
 }  // namespace
@@ -229,11 +267,15 @@ SourceRewrite set_launch_constant(std::string_view source, const LaunchConstant&
   }
   const auto before = launch_threads(masked);
   const auto after = launch_threads(mask_source(out));
-  for (std::size_t i = 0; i < before.size() && after.size() == before.size(); ++i)
-    if (after[i].second > kMaxThreadsPerBlock && after[i].second != before[i].second)
-      return unchanged(std::to_string(value) + " would give " + after[i].first + " blocks of " +
-                       std::to_string(after[i].second) + " threads, over " +
-                       std::to_string(kMaxThreadsPerBlock));
+  for (std::size_t i = 0; i < before.size() && after.size() == before.size(); ++i) {
+    const LaunchThreads& a = after[i];
+    if (a.threads > a.limit && a.threads != before[i].threads)
+      return unchanged(std::to_string(value) + " would give " + a.kernel + " blocks of " +
+                       std::to_string(a.threads) + " threads, over " +
+                       (a.limit < kMaxThreadsPerBlock
+                            ? "its __launch_bounds__ of " + std::to_string(a.limit)
+                            : std::to_string(kMaxThreadsPerBlock)));
+  }
   const std::string to = " to " + std::to_string(value);
   if (constant.kind != LaunchConstant::Kind::literal)
     return {true, std::move(out),

@@ -3,11 +3,14 @@
 // Limits: only definitions whose initialiser is one integer literal count
 // (`constexpr int kThreads = kWarps * 32;` yields kWarps, not kThreads); a
 // #define may also be overridden with -D, which this does not see. Literals
-// count only in a block dim3 made of literals alone (`dim3 block(16, 16)`,
-// `dim3(128, 1)`), each value >= 2 once per function; `<<<g, 256>>>` and
-// `dim3(16, ROWS)` offer no literal. Rewriting a literal changes every integer
-// literal of that value in the launching function's body (grid math, but also
-// e.g. `float tile[16]`), and none outside it.
+// count only in a block dim3 made of literals alone and written in the launching
+// function (`dim3 block(16, 16)`, `dim3(128, 1)`), each value >= 8 once per
+// function; `<<<g, 256>>>`, `dim3(16, ROWS)` and a file-scope dim3 offer none.
+// Rewriting a literal changes every integer literal of that value in the
+// launching function's body (grid math, but also e.g. `float tile[16]`, or the
+// initialiser of a constant of the same value there), and none outside it.
+// A constructor's member-initialiser list can make the function's name wrong
+// in descriptions; the rewrite is unaffected.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +46,8 @@ std::vector<LaunchConstant> find_launch_constants(std::string_view source);
 // `source` with `constant`'s literal (and those in `also`) replaced by `value`,
 // any integer suffix kept. Unchanged, saying why, when a literal at the offsets
 // is no longer `constant.value`, `value` is not positive, or a launch whose
-// block is constant would get more than 1024 threads per block from it.
+// block is constant would get more threads per block from it than 1024 or its
+// kernel's constant `__launch_bounds__`.
 SourceRewrite set_launch_constant(std::string_view source, const LaunchConstant& constant,
                                   std::int64_t value);
 

@@ -73,6 +73,14 @@ TEST(FixtureProfile, ALauncherOfTwoKernelsIsProfiledPerKernelAndSummed) {
   EXPECT_DOUBLE_EQ(*r->total.duration_s, *r->kernels[0].duration_s + *r->kernels[1].duration_s);
   EXPECT_DOUBLE_EQ(*r->total.dram_bytes_read,
                    *r->kernels[0].dram_bytes_read + *r->kernels[1].dram_bytes_read);
+  // Two grids do not scale with one block size: the state carries no launch shape.
+  EXPECT_FALSE(r->state.launch.grid_size.has_value());
+  auto one = read_profile(read_text(dir / "softmax_slow.csv"), "softmax_slow.csv", std::nullopt,
+                          std::nullopt);
+  ASSERT_TRUE(one.ok()) << one.error().describe();
+  ASSERT_TRUE(one->state.launch.grid_size.has_value());
+  EXPECT_EQ(*one->state.launch.grid_size, 64.0);
+  EXPECT_EQ(*one->state.launch.sm_count, 132.0);
 }
 
 // Issue 5's acceptance: a saved `--set full` CSV of a streaming kernel is

@@ -70,11 +70,11 @@ TEST_F(TechniqueAppliers, AnUndersizedGridPrefersTheLargestBlockThatFillsEverySm
   auto nearly = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
                         LaunchShape{100.0, 132.0});
   ASSERT_EQ(nearly.preferred.size(), 1u);
-  for (const auto& c : nearly.children) {
-    if (c.fingerprint() == nearly.preferred[0]) {
-      EXPECT_THAT(c.source, HasSubstr("constexpr int kThreads = 64;"));
-    }
-  }
+  const auto nearest =
+      std::find_if(nearly.children.begin(), nearly.children.end(),
+                   [&](const Candidate& c) { return c.fingerprint() == nearly.preferred[0]; });
+  ASSERT_NE(nearest, nearly.children.end());
+  EXPECT_THAT(nearest->source, HasSubstr("constexpr int kThreads = 64;"));
 
   // A full grid, or no profile, argues for the neighbours of 128: 64 and 256.
   for (const LaunchShape& shape : {LaunchShape{8192.0, 132.0}, LaunchShape{}}) {

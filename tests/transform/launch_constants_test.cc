@@ -172,6 +172,45 @@ TEST(LaunchConstants, RefusesBlocksOverTheThreadLimit) {
   EXPECT_FALSE(set_launch_constant(one_d, warps[0], 64).changed);
 }
 
+TEST(LaunchConstants, ALiteralRewriteLeavesOtherNumbersAlone) {
+  const std::string source =
+      "void run(float* p, int n) {\n"
+      "  const double eps = 1e-16;  int mask = n & 0x10;  float h = 1.5e16f;\n"
+      "  k<<<n / 16, dim3(16, 2)>>>(p, n / 2, eps, mask, h);\n"
+      "}\n";
+  const auto found = find_launch_constants(source);
+  ASSERT_EQ(found.size(), 1u) << "the 2 of dim3(16, 2) is below 8 and not offered";
+  EXPECT_EQ(found[0].value, 16);
+  const auto r = set_launch_constant(source, found[0], 32);
+  ASSERT_TRUE(r.changed) << r.description;
+  EXPECT_EQ(r.source,
+            "void run(float* p, int n) {\n"
+            "  const double eps = 1e-16;  int mask = n & 0x10;  float h = 1.5e16f;\n"
+            "  k<<<n / 32, dim3(32, 2)>>>(p, n / 2, eps, mask, h);\n"
+            "}\n");
+}
+
+TEST(LaunchConstants, AFileScopeDim3OfLiteralsIsNotOffered) {
+  // Two launchers share the block; rewriting one launcher's grid math would
+  // leave the other's grid short.
+  EXPECT_TRUE(find_launch_constants("const dim3 kBlock(16, 16);\n"
+                                    "void f1(int n) { k<<<n / 16, kBlock>>>(); }\n"
+                                    "void f2(int n) { k<<<n / 16, kBlock>>>(); }\n")
+                  .empty());
+}
+
+TEST(LaunchConstants, RefusesBlocksOverTheKernelsLaunchBounds) {
+  const std::string source = "__global__ void __launch_bounds__(256) k(float* p) {}\n" +
+                             std::string(kLiteralBlock.substr(kLiteralBlock.find("void run")));
+  const auto found = find_launch_constants(source);
+  ASSERT_EQ(found.size(), 1u);
+  const auto up = set_launch_constant(source, found[0], 32);
+  EXPECT_FALSE(up.changed);
+  EXPECT_EQ(up.description,
+            "32 would give k blocks of 1024 threads, over its __launch_bounds__ of 256");
+  EXPECT_TRUE(set_launch_constant(source, found[0], 8).changed) << "64 threads fit under 256";
+}
+
 TEST(LaunchConstants, RewrittenLiteralBlockCompilesWithNvcc) {
   const auto source = testing::read_example("matmul_naive.cu");
   const auto found = find_launch_constants(source);
