@@ -160,25 +160,48 @@ Proposal launch_geometry(const Candidate& parent, std::string_view technique,
   return p;
 }
 
+// The embedded techniques: whether one may apply again on a path that has it
+// (tunables and launch constants take other values; flags and rewrites are done
+// once), and whether its children differ from their parent in source alone.
+struct EmbeddedTechnique {
+  std::string_view id;
+  bool repeats;
+  bool source_only;
+};
+constexpr EmbeddedTechnique kEmbedded[] = {
+    {"restrict_pointers", false, true},  {"launch_bounds", false, true},
+    {"loop_unrolling", false, true},     {"launch_geometry_tuning", true, true},
+    {"tile_size_tuning", true, false},   {"occupancy_tuning", true, false},
+    {"fast_math", false, false},         {"max_register_cap", true, false},
+    {"cache_loads_in_l1", false, false}, {"target_native_arch", false, false},
+};
+
+const EmbeddedTechnique* find_embedded(std::string_view id) {
+  for (const auto& t : kEmbedded)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
 }  // namespace
 
 const std::set<std::string>& embedded_techniques() {
-  static const std::set<std::string> ids = {
-      "restrict_pointers", "launch_bounds",     "loop_unrolling", "launch_geometry_tuning",
-      "tile_size_tuning",  "occupancy_tuning",  "fast_math",      "max_register_cap",
-      "cache_loads_in_l1", "target_native_arch"};
+  static const std::set<std::string> ids = [] {
+    std::set<std::string> out;
+    for (const auto& t : kEmbedded) out.emplace(t.id);
+    return out;
+  }();
   return ids;
 }
 
 bool rewrites_source_only(std::string_view technique) {
-  return technique == "restrict_pointers" || technique == "launch_bounds" ||
-         technique == "loop_unrolling" || technique == "launch_geometry_tuning";
+  const auto* t = find_embedded(technique);
+  return t && t->source_only;
 }
 
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
                  const TargetGpu& gpu, const LaunchShape& shape) {
-  const bool once = technique != "launch_geometry_tuning" && technique != "tile_size_tuning" &&
-                    technique != "occupancy_tuning" && technique != "max_register_cap";
+  const auto* embedded = find_embedded(technique);
+  const bool once = embedded && !embedded->repeats;
   if (once && on_path(parent, technique)) return declined("already applied on this path");
   if (technique == "restrict_pointers")
     return rewrite(parent, technique, add_restrict(parent.source));
