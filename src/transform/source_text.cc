@@ -117,6 +117,72 @@ Span trim(std::string_view masked, Span r) {
   return r;
 }
 
+bool is_integer_literal(std::string_view text) {
+  return !text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) &&
+         std::all_of(text.begin(), text.end(),
+                     [](char c) { return is_identifier_char(c) || c == '\''; });
+}
+
+std::size_t number_end(std::string_view masked, std::size_t begin) {
+  std::size_t i = begin;
+  while (++i < masked.size()) {
+    const char c = masked[i];
+    const bool exponent_sign =
+        (c == '+' || c == '-') &&
+        std::string_view("eEpP").find(masked[i - 1]) != std::string_view::npos;
+    if (!is_identifier_char(c) && c != '\'' && c != '.' && !exponent_sign) break;
+  }
+  return i;
+}
+
+bool is_literal_token(std::string_view masked, Span span) {
+  const std::size_t b = span.begin;
+  const bool starts = b == 0 || !(is_identifier_char(masked[b - 1]) || masked[b - 1] == '.');
+  // The exponent of a number before it (`1e-16`, `0x1p+4`): `<digit or .>e-` or `p+`.
+  const bool exponent =
+      b >= 3 && (masked[b - 1] == '+' || masked[b - 1] == '-') &&
+      std::string_view("eEpP").find(masked[b - 2]) != std::string_view::npos &&
+      (std::isdigit(static_cast<unsigned char>(masked[b - 3])) || masked[b - 3] == '.');
+  return starts && !exponent && span.end <= masked.size() &&
+         number_end(masked, span.begin) == span.end && is_integer_literal(span.of(masked));
+}
+
+std::optional<EnclosingFunction> enclosing_function(std::string_view masked, std::size_t at) {
+  std::vector<std::size_t> opens;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (masked[i] == '{') opens.push_back(i);
+    if (masked[i] == '}' && !opens.empty()) opens.pop_back();
+  }
+  for (const auto open : opens) {
+    std::size_t end = open;  // back over whitespace and trailing const/noexcept/override
+    for (;;) {
+      while (end > 0 && std::isspace(static_cast<unsigned char>(masked[end - 1]))) --end;
+      std::size_t word = end;
+      while (word > 0 && is_identifier_char(masked[word - 1])) --word;
+      const auto w = masked.substr(word, end - word);
+      if (w != "const" && w != "noexcept" && w != "override" && w != "final") break;
+      end = word;
+    }
+    if (end == 0 || masked[end - 1] != ')') continue;
+    std::size_t paren = end - 1;  // back to the '(' that opens the parameter list
+    for (int depth = 0; paren > 0; --paren) {
+      if (masked[paren] == ')') ++depth;
+      if (masked[paren] == '(' && --depth == 0) break;
+    }
+    std::size_t name_end = paren;
+    while (name_end > 0 && std::isspace(static_cast<unsigned char>(masked[name_end - 1])))
+      --name_end;
+    std::size_t name_begin = name_end;
+    while (name_begin > 0 && is_identifier_char(masked[name_begin - 1])) --name_begin;
+    const auto close = find_closing(masked, open);
+    return EnclosingFunction{name_begin < name_end
+                                 ? std::string(masked.substr(name_begin, name_end - name_begin))
+                                 : "a lambda",
+                             {open + 1, close == std::string_view::npos ? masked.size() : close}};
+  }
+  return std::nullopt;
+}
+
 std::vector<Span> split_top_level(std::string_view masked, Span range, char separator,
                                   AngleBrackets angles) {
   const bool nest = angles == AngleBrackets::nest;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,34 @@ std::vector<Span> split_top_level(std::string_view masked, Span range, char sepa
                                   AngleBrackets angles = AngleBrackets::operators);
 
 Span trim(std::string_view masked, Span range);
+
+// The end of the preprocessing-number token (16, 16.0f, 1e-16, 0x10u, 1'000)
+// that starts at `begin`: digits, letters, '_', '.', digit separators, and a
+// sign after e, E, p or P. `begin` must be a valid offset into `masked`.
+std::size_t number_end(std::string_view masked, std::size_t begin);
+
+// Whether `text` is an integer literal: starts with a digit, then only
+// identifier characters and digit separators. Does not check the digits.
+bool is_integer_literal(std::string_view text);
+
+// Whether `span` of `masked` is a whole integer-literal token, not a piece of
+// `x16`, `160`, `16.0f` or the exponent of `1e-16`. False when `span` runs past
+// the end. Limit: `x1e-16` (an identifier ending in a digit and e) reads as an
+// exponent too, which only makes it refuse more.
+bool is_literal_token(std::string_view masked, Span span);
+
+// The function whose body encloses an offset.
+struct EnclosingFunction {
+  std::string name;  // "a lambda" when no name precedes the parameter list
+  Span body;         // between the braces; to the end when the '}' is missing
+};
+
+// The function whose body encloses `at`: the outermost block around it that
+// opens after a parameter list (`) {`, `) const {`), so a lambda inside a function
+// gives the function. nullopt outside any. Limits: after a member-initialiser
+// list the name is the last initialiser's; an operator gives "a lambda"; a
+// trailing return type hides the function.
+std::optional<EnclosingFunction> enclosing_function(std::string_view masked, std::size_t at);
 
 // `text` with each run of whitespace turned into one space.
 std::string collapse_spaces(std::string_view text);
