@@ -73,8 +73,9 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // best), for the result's speedup and its CI.
   Result<AbResult> compare(const Candidate& a, const Candidate& b) override;
 
-  // Seconds the GPU was busy (verifying, timing, profiling) and seconds the
-  // search waited for builds, for the run's GPU idle share.
+  // Seconds spent in harness and ncu calls (verifying, timing, profiling; their
+  // host-side work included) and seconds the search waited for builds, for the
+  // run's GPU idle share.
   double gpu_seconds() const override { return gpu_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
