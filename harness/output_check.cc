@@ -14,6 +14,7 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
                         const OutputSnapshot& expected, const Tolerance& tol) {
   Verdict first_failure;
   double max_abs = 0.0, max_rel = 0.0;
+  bool have_rel = false;  // a relative error exists only against a normal float
   std::size_t bad = 0;
   for (std::size_t b = 0; b < outputs.size(); ++b) {
     const ArgDesc& a = *outputs[b];
@@ -37,8 +38,10 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
         const double err = std::fabs(g - r);
         max_abs = std::max(max_abs, err);
         // Relative error only against normal numbers: a subnormal would make it infinite.
-        if (std::fabs(r) >= std::numeric_limits<double>::min())
+        if (std::fabs(r) >= std::numeric_limits<double>::min()) {
           max_rel = std::max(max_rel, err / std::fabs(r));
+          have_rel = true;
+        }
         if (err > tol.atol + tol.rtol * std::fabs(r)) reason = "wrong_result";
       }
       if (reason.empty()) continue;
@@ -59,7 +62,9 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
   first_failure.detail["max_abs_error"] = max_abs;
   first_failure.detail["max_rel_error"] = max_rel;
   first_failure.message += " (" + std::to_string(bad) + " bad elements; max abs error " +
-                           std::to_string(max_abs) + ", max rel error " + std::to_string(max_rel) +
+                           std::to_string(max_abs) + ", " +
+                           (have_rel ? "max rel error " + std::to_string(max_rel)
+                                     : "no relative error (no expected value is a normal float)") +
                            ")";
   return first_failure;
 }

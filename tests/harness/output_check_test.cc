@@ -1,0 +1,75 @@
+// The harness's host-side output checks on hand-made snapshots: built as CUDA
+// like the harness (its headers need the CUDA runtime's), run without a device.
+#include "output_check.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+
+namespace kblaster::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+ArgDesc f32_output(const char* name, std::size_t elements) {
+  ArgDesc a;
+  a.name = name;
+  a.type = ElementType::f32;
+  a.role = Role::out;
+  a.is_buffer = true;
+  a.elements = elements;
+  return a;
+}
+
+std::vector<unsigned char> bytes(const std::vector<float>& values) {
+  std::vector<unsigned char> out(values.size() * sizeof(float));
+  std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+TEST(OutputCheck, WithinTolerancePassesWithItsLargestErrors) {
+  const ArgDesc out = f32_output("out", 3);
+  const Verdict v = compare_outputs({&out}, {bytes({1.0f, 2.001f, 0.0f})},
+                                    {bytes({1.0f, 2.0f, 0.0f})}, Tolerance{1e-3, 0.0});
+  EXPECT_TRUE(v.passed) << v.message;
+  EXPECT_NEAR(v.detail["max_abs_error"].get<double>(), 0.001, 1e-6);
+  EXPECT_NEAR(v.detail["max_rel_error"].get<double>(), 0.0005, 1e-6);
+}
+
+TEST(OutputCheck, AWrongElementIsNamedWithItsErrors) {
+  const ArgDesc out = f32_output("out", 4);
+  const Verdict v = compare_outputs({&out}, {bytes({1.0f, 2.0f, 3.5f, 4.0f})},
+                                    {bytes({1.0f, 2.0f, 3.0f, 4.0f})}, Tolerance{1e-5, 1e-6});
+  ASSERT_FALSE(v.passed);
+  EXPECT_EQ(v.reason, "wrong_result");
+  EXPECT_THAT(v.message, HasSubstr("`out`[2] is 3.500000, expected 3.000000"));
+  EXPECT_THAT(v.message, HasSubstr("1 bad elements; max abs error 0.500000, max rel error"));
+  EXPECT_EQ(v.detail["index"].get<std::size_t>(), 2u);
+}
+
+// Where every expected value is 0, no relative error exists: the message says
+// so instead of printing a relative error of 0.000000.
+TEST(OutputCheck, NoRelativeErrorAgainstZeros) {
+  const ArgDesc out = f32_output("out", 3);
+  const Verdict v = compare_outputs({&out}, {bytes({0.0f, 0.25f, 0.0f})},
+                                    {bytes({0.0f, 0.0f, 0.0f})}, Tolerance{1e-5, 1e-6});
+  ASSERT_FALSE(v.passed);
+  EXPECT_EQ(v.reason, "wrong_result");
+  EXPECT_THAT(v.message, HasSubstr("max abs error 0.250000, no relative error (no expected value "
+                                   "is a normal float)"));
+  EXPECT_THAT(v.message, ::testing::Not(HasSubstr("max rel error")));
+}
+
+TEST(OutputCheck, NonFiniteWhereTheReferenceIsFiniteIsItsOwnReason) {
+  const ArgDesc out = f32_output("out", 2);
+  const Verdict v =
+      compare_outputs({&out}, {bytes({1.0f, std::numeric_limits<float>::quiet_NaN()})},
+                      {bytes({1.0f, 2.0f})}, Tolerance{1e-5, 1e-6});
+  ASSERT_FALSE(v.passed);
+  EXPECT_EQ(v.reason, "nonfinite");
+}
+
+}  // namespace
+}  // namespace kblaster::harness
