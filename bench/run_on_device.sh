@@ -4,6 +4,9 @@
 # and JSON under $OUT and prints a short summary last.
 #   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
 #                                           study's tables and JSON go to $OUT too
+#   bench/run_on_device.sh tests-split      the same, the verify tests on GPU 0 and the check and
+#                                           profile tests on GPU 1 at once (a 2-GPU machine);
+#                                           logs in $OUT/gpu0 and $OUT/gpu1
 #   bench/run_on_device.sh bench [ARGS…]    kblaster bench examples/kernels ARGS
 #   bench/run_on_device.sh noise            kblaster bench --repeat 10, then the same kernels
 #                                           under triton's do_bench and a torch event loop
@@ -22,6 +25,17 @@ shift || true
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >>"$OUT/gpu.txt" 2>&1
 case "$what" in
   tests) KBLASTER_DEVICE_LOG_DIR=$OUT "$D/kblaster_device_tests" --gtest_filter="${1:-*}" 2>&1 | tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) ";;
+  tests-split)
+    # `wait` for the two runs: polling with `pgrep -f` would match this shell's own command line.
+    split_run() {  # split_run GPU FILTER
+      mkdir -p "$OUT/gpu$1"
+      CUDA_VISIBLE_DEVICES=$1 KBLASTER_DEVICE_LOG_DIR=$OUT/gpu$1 "$D/kblaster_device_tests" \
+        --gtest_filter="$2" >"$OUT/gpu$1/device_tests.log" 2>&1
+    }
+    split_run 0 'DeviceTest.*' &
+    split_run 1 'CheckOnDevice.*:ProfileOnDevice.*' &
+    wait
+    grep -hE "^\[ *(OK|FAILED|SKIPPED|PASSED) " "$OUT"/gpu0/device_tests.log "$OUT"/gpu1/device_tests.log;;
   bench) "$D/kblaster" bench examples/kernels --json "$@" >"$OUT/bench.json" 2>"$OUT/bench.log"; echo "exit $?"; grep -E "^bench|REJECTED|FAILED|error" "$OUT/bench.log";;
   noise)
     "$D/kblaster" bench examples/kernels --repeat 10 --json >"$OUT/bench_repeat10.json" 2>"$OUT/bench_repeat10.log"
