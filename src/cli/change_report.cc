@@ -40,6 +40,12 @@ void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::str
         << std::right << join(hit.because);
     if (hit.base_name && *hit.base_name != hit.kernel) out << "  (was " << *hit.base_name << ")";
     out << "\n";
+    for (const auto& [header, chain] : hit.include_chains) {
+      if (chain.size() <= 2) continue;  // a direct include needs no explaining
+      out << "  " << std::setw(38) << "" << header << " through ";
+      for (std::size_t i = 0; i + 1 < chain.size(); ++i) out << (i ? " -> " : "") << chain[i];
+      out << "\n";
+    }
   }
   const auto quiet = not_hit(plan);
   if (!quiet.empty()) out << "  not hit: " << join(quiet) << "\n";
@@ -53,7 +59,10 @@ nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
                      {"new_path", p.new_path}});
   nlohmann::json hits = nlohmann::json::array();
   for (const auto& h : plan.changes.hits) {
-    nlohmann::json j = {{"kernel", h.kernel}, {"why", why_name(h.why)}, {"because", h.because}};
+    nlohmann::json j = {{"kernel", h.kernel},
+                        {"why", why_name(h.why)},
+                        {"because", h.because},
+                        {"include_chains", h.include_chains}};
     j["base_name"] = h.base_name ? nlohmann::json(*h.base_name) : nlohmann::json(nullptr);
     j["base_source"] = h.base_source ? nlohmann::json(*h.base_source) : nlohmann::json(nullptr);
     hits.push_back(std::move(j));

@@ -112,13 +112,13 @@ class IncludeResolver {
 };
 
 void walk(const std::string& file, IncludeResolver& resolver, std::set<std::string>& seen,
-          std::vector<std::string>& out) {
+          std::vector<IncludedFile>& out) {
   const auto& text = resolver.text(file);
   if (!text) return;
   for (const auto& d : find_include_directives(*text)) {
     auto path = resolver.resolve(file, d);
     if (!path || !seen.insert(*path).second) continue;
-    out.push_back(*path);
+    out.push_back({*path, file});
     walk(*path, resolver, seen, out);
   }
 }
@@ -138,17 +138,25 @@ std::vector<IncludeDirective> find_include_directives(std::string_view text) {
   return found;
 }
 
-std::vector<std::string> scan_includes(const std::string& source,
-                                       const std::vector<std::string>& include_dirs,
-                                       const SourceReader& read) {
+std::vector<IncludedFile> scan_include_tree(const std::string& source,
+                                            const std::vector<std::string>& include_dirs,
+                                            const SourceReader& read) {
   IncludeResolver resolver(include_dirs, read);
   std::set<std::string> seen;
-  std::vector<std::string> out;
+  std::vector<IncludedFile> out;
   const auto root = normalize_relative(source);
   if (!root) return out;
   seen.insert(*root);
   walk(*root, resolver, seen, out);
   return out;
+}
+
+std::vector<std::string> scan_includes(const std::string& source,
+                                       const std::vector<std::string>& include_dirs,
+                                       const SourceReader& read) {
+  std::vector<std::string> paths;
+  for (auto& f : scan_include_tree(source, include_dirs, read)) paths.push_back(std::move(f.path));
+  return paths;
 }
 
 }  // namespace kblaster

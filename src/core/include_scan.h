@@ -26,6 +26,19 @@ std::vector<std::string> scan_includes(const std::string& source,
                                        const std::vector<std::string>& include_dirs,
                                        const SourceReader& read);
 
+// One file of an include closure, and the file whose #include first reached it
+// on the depth-first walk (`source` itself for a direct include).
+struct IncludedFile {
+  std::string path;
+  std::string included_from;
+};
+
+// scan_includes with each file's includer: following `included_from` back to
+// `source` gives an include chain that reaches the file, for saying why it matters.
+std::vector<IncludedFile> scan_include_tree(const std::string& source,
+                                            const std::vector<std::string>& include_dirs,
+                                            const SourceReader& read);
+
 // One #include directive as written.
 struct IncludeDirective {
   enum class Form { quoted, angled } form = Form::quoted;

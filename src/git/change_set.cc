@@ -64,7 +64,7 @@ ChangeSet compute_change_set(const RevisionFiles& base, const RevisionFiles& hea
   for (const auto& h : head_kernels) {
     const KernelSpec* b = base_of(h);
     if (!b) {
-      out.hits.push_back({h.name, KernelHit::Why::new_kernel, {h.where.file}, {}, {}});
+      out.hits.push_back({h.name, KernelHit::Why::new_kernel, {h.where.file}, {}, {}, {}});
       continue;
     }
     matched.insert(b);
@@ -72,7 +72,7 @@ ChangeSet compute_change_set(const RevisionFiles& base, const RevisionFiles& hea
   }
   for (const auto& b : base_kernels)
     if (!matched.count(&b))
-      out.hits.push_back({b.name, KernelHit::Why::deleted, {b.where.file}, b.name, b.source});
+      out.hits.push_back({b.name, KernelHit::Why::deleted, {b.where.file}, b.name, b.source, {}});
   return out;
 }
 

@@ -3,6 +3,7 @@
 // each revision's files, so it is tested without git and reused by any Repo.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct KernelHit {
   std::vector<std::string> because;
   std::optional<std::string> base_name;    // the kernel at base; nullopt when new
   std::optional<std::string> base_source;  // its source at base; nullopt when new
+  // For each header in `because` (include_changed): the include chain from the
+  // kernel's source or reference to it, e.g. {"kernels/a.cu", "include/a.cuh", "include/b.cuh"}.
+  std::map<std::string, std::vector<std::string>> include_chains;
 };
 
 // "new_kernel", "deleted", "renamed", "spec_changed", … as in the enum.

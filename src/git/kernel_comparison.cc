@@ -58,6 +58,12 @@ KernelComparison::KernelComparison(const RevisionFiles& base, const RevisionFile
 std::optional<KernelHit> KernelComparison::compare(const KernelSpec& b, const KernelSpec& h) {
   std::set<KernelHit::Why> whys;
   std::set<std::string> because;
+  std::map<std::string, std::vector<std::string>> chains;
+  const auto add = [&](const DependencyHit& hit) {
+    whys.insert(why_of(hit.via));
+    because.insert(hit.path);
+    if (!hit.chain.empty()) chains.emplace(hit.path, hit.chain);  // base's chain first
+  };
   if (b.name != h.name || b.source != h.source) {
     whys.insert(KernelHit::Why::renamed);
     because.insert({b.source, h.source});
@@ -71,19 +77,14 @@ std::optional<KernelHit> KernelComparison::compare(const KernelSpec& b, const Ke
       if (changes_.paths.count(*file)) because.insert(*file);
     if (because.empty()) because.insert(h.where.file);
   }
-  for (const auto& hit : at_base_.hits(b, changes_.paths)) {
-    whys.insert(why_of(hit.via));
-    because.insert(hit.path);
-  }
+  for (const auto& hit : at_base_.hits(b, changes_.paths)) add(hit);
   // Unless a file appeared or something already differs, head's closure is base's:
   // the same unchanged files resolve their includes the same way.
   if (changes_.adds || !whys.empty())
-    for (const auto& hit : at_head_.hits(h, changes_.paths)) {
-      whys.insert(why_of(hit.via));
-      because.insert(hit.path);
-    }
+    for (const auto& hit : at_head_.hits(h, changes_.paths)) add(hit);
   if (whys.empty()) return std::nullopt;
-  return KernelHit{h.name, *whys.begin(), {because.begin(), because.end()}, b.name, b.source};
+  return KernelHit{h.name, *whys.begin(), {because.begin(), because.end()},
+                   b.name, b.source,      std::move(chains)};
 }
 
 }  // namespace kblaster

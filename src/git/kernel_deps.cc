@@ -10,14 +10,31 @@ DependencyScanner::DependencyScanner(SourceReader read) : read_(std::move(read))
   };
 }
 
-const std::vector<std::string>& DependencyScanner::includes(
+const std::vector<IncludedFile>& DependencyScanner::includes(
     const std::string& file, const std::vector<std::string>& include_dirs) {
   auto key = std::make_pair(file, include_dirs);
   auto it = closures_.find(key);
   if (it == closures_.end())
-    it = closures_.emplace(std::move(key), scan_includes(file, include_dirs, cached_)).first;
+    it = closures_.emplace(std::move(key), scan_include_tree(file, include_dirs, cached_)).first;
   return it->second;
 }
+
+namespace {
+
+// `root`, each includer on the way, then `file`, from a closure's includers.
+std::vector<std::string> chain_to(const std::string& root, const std::string& file,
+                                  const std::vector<IncludedFile>& closure) {
+  std::map<std::string, std::string> from;
+  for (const auto& f : closure) from.emplace(f.path, f.included_from);
+  std::vector<std::string> chain = {file};
+  for (auto at = from.find(file); at != from.end() && chain.size() <= closure.size();
+       at = from.find(chain.back()))
+    chain.push_back(at->second);
+  if (chain.back() != root) chain.push_back(root);  // unreachable for a closure of `root`
+  return {chain.rbegin(), chain.rend()};
+}
+
+}  // namespace
 
 std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
                                                    const std::set<std::string>& changed) {
@@ -29,12 +46,15 @@ std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
   for (std::size_t i = 0; i < roots.size(); ++i)
     if (changed.count(roots[i]))
       found.push_back(
-          {i == 0 ? DependencyHit::Via::source : DependencyHit::Via::reference, roots[i]});
+          {i == 0 ? DependencyHit::Via::source : DependencyHit::Via::reference, roots[i], {}});
   std::set<std::string> seen(roots.begin(), roots.end());
-  for (const auto& root : roots)
-    for (const auto& file : includes(root, kernel.include_dirs))
-      if (changed.count(file) && seen.insert(file).second)
-        found.push_back({DependencyHit::Via::include, file});
+  for (const auto& root : roots) {
+    const auto& closure = includes(root, kernel.include_dirs);
+    for (const auto& file : closure)
+      if (changed.count(file.path) && seen.insert(file.path).second)
+        found.push_back(
+            {DependencyHit::Via::include, file.path, chain_to(root, file.path, closure)});
+  }
   return found;
 }
 

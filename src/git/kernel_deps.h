@@ -21,6 +21,9 @@ struct DependencyHit {
   enum class Via { source, reference, include };
   Via via = Via::source;
   std::string path;
+  // Via::include: how the kernel reaches `path`, from its source or reference
+  // through each including header to `path` itself.
+  std::vector<std::string> chain;
 };
 
 // Answers dependency questions for the kernels of one revision. Each file is
@@ -36,13 +39,13 @@ class DependencyScanner {
   std::vector<DependencyHit> hits(const KernelSpec& kernel, const std::set<std::string>& changed);
 
  private:
-  const std::vector<std::string>& includes(const std::string& file,
-                                           const std::vector<std::string>& include_dirs);
+  const std::vector<IncludedFile>& includes(const std::string& file,
+                                            const std::vector<std::string>& include_dirs);
 
   SourceReader read_;
   SourceReader cached_;  // read_, memoised in texts_
   std::unordered_map<std::string, std::optional<std::string>> texts_;
-  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<std::string>> closures_;
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<IncludedFile>> closures_;
 };
 
 }  // namespace kblaster

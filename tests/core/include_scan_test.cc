@@ -78,6 +78,22 @@ TEST(IncludeScan, SkipsSystemHeadersAndPathsOutsideTheRepo) {
   for (const auto& asked : tree.asked) EXPECT_FALSE(asked.starts_with("..")) << asked;
 }
 
+TEST(IncludeScan, TheTreeNamesEachFilesFirstIncluder) {
+  FakeTree tree;
+  tree.files = {{"k/a.cu", "#include \"x.h\"\n#include <y.h>\n"},
+                {"k/x.h", "#include <y.h>\n#include <z.h>\n"},
+                {"inc/y.h", "#include \"x.h\"\n"},  // resolves nowhere from inc/: skipped
+                {"inc/z.h", "\n"}};
+  const auto found = scan_include_tree("k/a.cu", {"inc"}, tree.reader());
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].path, "k/x.h");
+  EXPECT_EQ(found[0].included_from, "k/a.cu");
+  EXPECT_EQ(found[1].path, "inc/y.h");
+  EXPECT_EQ(found[1].included_from, "k/x.h") << "depth first: x.h reaches y.h before a.cu does";
+  EXPECT_EQ(found[2].path, "inc/z.h");
+  EXPECT_EQ(found[2].included_from, "k/x.h");
+}
+
 TEST(IncludeScan, MissingSourceGivesNothingAndEachFileIsReadOnce) {
   FakeTree tree;
   EXPECT_THAT(scan_includes("nope.cu", {}, tree.reader()), IsEmpty());

@@ -34,11 +34,19 @@ TEST_F(ChangeSetTest, HeaderChangeHitsExactlyItsDependents) {
   EXPECT_EQ(p.changes.find("gamma")->why, Why::include_changed);
   EXPECT_THAT(p.changes.find("gamma")->because, ElementsAre("include/c.cuh"));
   EXPECT_EQ(p.changes.find("gamma")->base_source, "kernels/gamma.cu");
+  EXPECT_THAT(p.changes.find("gamma")->include_chains.at("include/c.cuh"),
+              ElementsAre("kernels/gamma.cu", "include/c.cuh"));
 }
 
 TEST_F(ChangeSetTest, TransitiveIncludeHitsKernelsThatIncludeItsIncluder) {
   git.write("include/b.cuh", "#pragma once\n#define B 2\n");
-  EXPECT_THAT(hit(git.commit("edit b.cuh")), ElementsAre("alpha"));
+  const auto head = git.commit("edit b.cuh");
+  EXPECT_THAT(hit(head), ElementsAre("alpha"));
+  // The hit says how alpha reaches the header it never names.
+  const auto p = must_plan(head);
+  ASSERT_NE(p.changes.find("alpha"), nullptr);
+  EXPECT_THAT(p.changes.find("alpha")->include_chains.at("include/b.cuh"),
+              ElementsAre("kernels/alpha.cu", "include/a.cuh", "include/b.cuh"));
 }
 
 TEST_F(ChangeSetTest, SourceAndReferenceChangesNameTheirReason) {
