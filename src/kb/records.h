@@ -25,7 +25,7 @@ struct TrajectoryStep {
   StepOutcome outcome = StepOutcome::compile_failure;
   // The log speedup the step kept over its parent: a verified FASTER child's log
   // speedup, else 0 (the search discards a slower or equal child). The stats sum it.
-  // KBs written before this rule (commit f44c3d3) hold raw, possibly negative, log
+  // KBs written before this rule (commit b2b1844) hold raw, possibly negative, log
   // speedups for slower children; merged or cached ones mix the two.
   double reward = 0.0;
   std::int64_t tokens = 0;
