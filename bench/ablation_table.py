@@ -58,6 +58,8 @@ def verdict(r):
     s = r.get("speedup") or {}
     if "value" not in s:
         return f'no change kept, {r["evaluations"]} evals'
+    if s["value"] is None:  # the final A/B was rejected or gave no ratio
+        return f'{s.get("verdict", "no ratio")}, {r["evaluations"]} evals'
     return f'{s["value"]:.3f}x {s["verdict"]}, {r["evaluations"]} evals'
 
 

@@ -1,12 +1,12 @@
 #include "cli/ceilings_cache.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "core/file_replace.h"
 
 namespace kblaster {
 namespace {
@@ -70,15 +70,8 @@ Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::st
       {"measured", utc_now()}};
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  // Two runs may measure at once (one per GPU): each writes its own temporary.
-  const auto tmp = file.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << all.dump(2) << "\n";
-    if (!out) return Error::io("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return Error::io("cannot replace " + file.string() + ": " + ec.message());
+  // Two runs may measure at once (one per GPU): replace_file's temporaries differ.
+  KB_TRY(replace_file(file, all.dump(2) + "\n"));
   session.progress << "measured ceilings of " << gpu_name << ": ";
   print(session, c);
   session.progress << " (saved to " << file.string() << ")\n";

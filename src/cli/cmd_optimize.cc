@@ -14,6 +14,8 @@
 #include "cli/kb_location.h"
 #include "cli/optimize_report.h"
 #include "cli/verify_step.h"
+#include "core/source_tree.h"
+#include "gpu/compiler.h"
 #include "kb/seed.h"
 #include "kb/store.h"
 #include "search/search_loop.h"
@@ -33,26 +35,13 @@ struct OptimizeOptions {
   bool source_only = false;  // --source-only (--apply implies it in run_optimize)
 };
 
-std::optional<std::string> env(const std::string& n) {
-  const char* v = std::getenv(n.c_str());
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
-Result<std::string> read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return Error::io("cannot read " + p.string());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   auto run = start_gpu_run(o.common, o.build, std::max(o.verify.timeout_s, 60.0), session);
   if (!run) return run.error();
   auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu(env);
+  auto ncu = find_ncu(process_environment);
   if (!ncu)
     session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
   auto catalogue = read_catalogue(o.kb);
@@ -88,8 +77,8 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
       continue;
     }
     session.progress << "optimize " << spec.name << ":\n";
-    auto source = read_text(run->repo.root / spec.source);
-    if (!source) return source.error();
+    const auto source = DirectoryTree(run->repo.root).read(spec.source);
+    if (!source) return Error::io("cannot read " + (run->repo.root / spec.source).string());
     GpuEvaluatorSetup setup{&spec,
                             run->repo.root,
                             out_dir / spec.name,
@@ -106,7 +95,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
     SearchOptions search;
     search.budget = o.budget;
     search.seed = seed;
-    search.gpu = {run->builds.arch, run->gpu.harness_device.cc == "9.0"};
+    search.gpu = {run->builds.arch, has_arch_specific_variant(run->builds.arch)};
     search.task = spec.name;
     search.source_only = source_only;
     search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(

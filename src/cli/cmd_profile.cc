@@ -13,6 +13,7 @@
 #include "cli/profile_report.h"
 #include "core/include_scan.h"
 #include "core/source_tree.h"
+#include "gpu/compiler.h"
 
 namespace kblaster {
 namespace {
@@ -44,10 +45,7 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
   auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu([](const std::string& n) -> std::optional<std::string> {
-    const char* v = std::getenv(n.c_str());
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  });
+  auto ncu = find_ncu(process_environment);
   const NcuMetrics metrics = o.full_set ? NcuMetrics::full_set : NcuMetrics::kblaster_list;
   bool timing_only_used = false, failed = false;
   std::ostream& text = o.common.json ? session.progress : session.out;  // stdout stays JSON

@@ -169,6 +169,20 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, s
     why = setup_.why_no_ncu;
     return std::optional<ProfileReport>();
   }
+  // A candidate profiles the same every time: the search's states of the baseline
+  // and the best, and the result's profile delta, share one ncu run each.
+  const std::string key = c.fingerprint();
+  if (const auto it = profiles_.find(key); it != profiles_.end()) {
+    why = it->second.why;
+    return it->second.report;
+  }
+  auto report = profile_once(c, why);
+  if (report) profiles_[key] = {*report, why};
+  return report;
+}
+
+Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate& c,
+                                                                std::string& why) {
   auto b = build(c);
   if (!b) return b.error();
   if (!b->ok()) return Error::internal("a candidate to profile does not build: " + b->summary);

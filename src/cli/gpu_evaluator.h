@@ -67,6 +67,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // Builds `likely_next` on background threads (BuildPool) while the GPU works.
   void prefetch(const std::vector<Candidate>& likely_next) override;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
+  // ncu runs once per candidate: later calls answer from that run.
   Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
                                                std::string& why) override;
   // An A/B comparison of two candidates already evaluated (the baseline and the
@@ -81,6 +82,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
 
  private:
   Result<BuildResult> build(const Candidate& candidate);
+  Result<std::optional<ProfileReport>> profile_once(const Candidate& candidate, std::string& why);
   Result<std::filesystem::path> write_tree(const Candidate& candidate);
   // What outputs are checked against: the reference, else the parent (candidate 0).
   Against against() const { return setup_.reference ? Against{} : Against{0}; }
@@ -94,6 +96,11 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   BuildPool pool_;
   double gpu_seconds_ = 0.0, build_seconds_ = 0.0;
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
+  struct Profiled {
+    std::optional<ProfileReport> report;
+    std::string why;  // when there is no report
+  };
+  std::map<std::string, Profiled> profiles_;  // fingerprint -> its one ncu run
 };
 
 }  // namespace kblaster

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_replace.h"
 #include "profile/profile_delta.h"
 #include "search/search_budget.h"
 
@@ -24,21 +25,6 @@ nlohmann::json step_json(const SearchStep& s) {
            is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup)) : nlohmann::json()},
           {"detail", e.detail},
           {"best_speedup_after", std::exp(s.best_log_speedup_after)}};
-}
-
-// Writes `text` to a temporary beside `file`, then renames it over `file`: a kill
-// leaves the old file or the new one, never half of one.
-Status replace_file(const std::filesystem::path& file, const std::string& text) {
-  const auto tmp = file.string() + ".kblaster-tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) return Error::io("cannot write " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return Error::io("cannot replace " + file.string() + ": " + ec.message());
-  return Ok{};
 }
 
 // The kblaster.toml settings a best candidate needs beyond its source.
@@ -127,6 +113,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
             "final A/B";
   std::string why;
   std::optional<ProfileReport> before, after;
+  std::optional<ProfileDelta> delta;
   if (changed) {
     auto b = evaluator.profile(r.baseline, why);
     if (!b) return b.error();
@@ -135,9 +122,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     before = *b, after = *a;
   }
   if (before && after) {
-    const ProfileDelta delta =
-        profile_delta(before->total, before->state, after->total, after->state);
-    j["profile_delta"] = to_json(delta);
+    delta = profile_delta(before->total, before->state, after->total, after->state);
+    j["profile_delta"] = to_json(*delta);
   } else {
     j["profile_delta"] = nullptr;
     if (changed) j["profile_delta_missing"] = why;
@@ -162,9 +148,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   for (const auto& t : best.path) session.progress << " " << t;
   session.progress << "; " << r.stop_reason << "; GPU idle "
                    << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%\n";
-  if (before && after)
-    print_profile_delta(session.progress,
-                        profile_delta(before->total, before->state, after->total, after->state));
+  if (delta) print_profile_delta(session.progress, *delta);
   for (const auto& f : r.soft_verification)
     session.progress << "  soft verification: " << f << "\n";
   if (apply) {

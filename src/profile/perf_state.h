@@ -14,8 +14,6 @@
 
 namespace kblaster {
 
-// What the classifier concluded. `explanation` is one line that cites the
-// numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
 // The launch's size against the GPU, when the profile had both and the launcher
 // launched one kernel: what launch techniques size a block against
 // (src/search/technique_appliers). Unset for several kernels, whose grids need
@@ -25,6 +23,8 @@ struct LaunchShape {
   std::optional<double> sm_count;
 };
 
+// What the classifier concluded. `explanation` is one line that cites the
+// numbers the deciding rule read ("DRAM throughput 91.2% of peak >= 70% …").
 struct PerfState {
   std::string key;         // e.g. "memory.dram_saturated"
   std::string bottleneck;  // the key's class: memory, compute, latency, launch

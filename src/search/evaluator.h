@@ -19,8 +19,7 @@ struct Evaluation {
   double log_speedup = 0.0;  // log(parent time / child time) when measured, else 0
   double ratio = 0.0;        // child / parent median time, with its CI, when measured
   double ci_low = 0.0, ci_high = 0.0;
-  double child_seconds = 0.0;  // the child's median time when measured
-  std::string detail;          // the compile error, failed check or verdict line
+  std::string detail;  // the compile error, failed check or verdict line
 };
 
 class Evaluator {
@@ -33,7 +32,7 @@ class Evaluator {
   virtual Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) = 0;
   // The performance state of `candidate` (profiled where it can be; a
   // timing-only state such as "latency.no_dominant_bottleneck" with its reason
-  // otherwise), and its median time in seconds.
+  // otherwise).
   virtual Result<PerfState> state_of(const Candidate& candidate) = 0;
   // Candidates the search may evaluate next: an evaluator may start building
   // them in the background while the GPU works. A hint; the default ignores it.

@@ -76,10 +76,8 @@ PickedChild pick_child(const Proposal& p, RandomSource& random) {
   for (const Candidate& c : p.children)
     if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
       argued.push_back(&c);
-  const double u = random.uniform();
-  if (!argued.empty())
-    return {argued[static_cast<std::size_t>(u * argued.size()) % argued.size()], p.because};
-  return {&p.children[static_cast<std::size_t>(u * p.children.size()) % p.children.size()], {}};
+  if (!argued.empty()) return {argued[random.index(argued.size())], p.because};
+  return {&p.children[random.index(p.children.size())], {}};
 }
 
 // The first line of `text`, at most 200 characters: a failure's reason for a lesson.

@@ -169,11 +169,16 @@ struct EmbeddedTechnique {
   bool source_only;
 };
 constexpr EmbeddedTechnique kEmbedded[] = {
-    {"restrict_pointers", false, true},  {"launch_bounds", false, true},
-    {"loop_unrolling", false, true},     {"launch_geometry_tuning", true, true},
-    {"tile_size_tuning", true, false},   {"occupancy_tuning", true, false},
-    {"fast_math", false, false},         {"max_register_cap", true, false},
-    {"cache_loads_in_l1", false, false}, {"target_native_arch", false, false},
+    {.id = "restrict_pointers", .repeats = false, .source_only = true},
+    {.id = "launch_bounds", .repeats = false, .source_only = true},
+    {.id = "loop_unrolling", .repeats = false, .source_only = true},
+    {.id = "launch_geometry_tuning", .repeats = true, .source_only = true},
+    {.id = "tile_size_tuning", .repeats = true, .source_only = false},
+    {.id = "occupancy_tuning", .repeats = true, .source_only = false},
+    {.id = "fast_math", .repeats = false, .source_only = false},
+    {.id = "max_register_cap", .repeats = true, .source_only = false},
+    {.id = "cache_loads_in_l1", .repeats = false, .source_only = false},
+    {.id = "target_native_arch", .repeats = false, .source_only = false},
 };
 
 const EmbeddedTechnique* find_embedded(std::string_view id) {
@@ -191,6 +196,12 @@ const std::set<std::string>& embedded_techniques() {
     return out;
   }();
   return ids;
+}
+
+bool has_arch_specific_variant(std::string_view arch) {
+  for (std::string_view a : {"sm_90", "sm_100", "sm_101", "sm_120"})
+    if (arch == a) return true;
+  return false;
 }
 
 bool rewrites_source_only(std::string_view technique) {

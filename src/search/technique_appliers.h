@@ -32,6 +32,11 @@ struct TargetGpu {
   bool has_arch_specific = false;  // an "a" variant exists (sm_90a on Hopper)
 };
 
+// Whether nvcc has an arch-specific "a" variant of `arch` ("sm_90" -> sm_90a;
+// also sm_100, sm_101, sm_120). False for an arch that already is one ("sm_90a")
+// and for older ones ("sm_80").
+bool has_arch_specific_variant(std::string_view arch);
+
 // The technique ids of kb/catalogue/techniques.json with an embedded applier.
 const std::set<std::string>& embedded_techniques();
 

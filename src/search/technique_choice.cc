@@ -8,13 +8,8 @@ namespace kblaster {
 
 namespace {
 
-// Index in [0, n) from one uniform draw; n > 0.
-std::size_t draw_index(RandomSource& random, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(random.uniform() * static_cast<double>(n)));
-}
-
 TechniqueChoice explore(const std::vector<const Prediction*>& untried, RandomSource& random) {
-  const Prediction& p = *untried[draw_index(random, untried.size())];
+  const Prediction& p = *untried[random.index(untried.size())];
   return {p.technique, ChoiceMode::explore, p.expected_log_speedup,
           1.0 / static_cast<double>(untried.size())};
 }

@@ -1,11 +1,16 @@
 #include "stats/random_source.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 namespace kblaster {
 
 double RandomSource::uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+
+std::size_t RandomSource::index(std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
+}
 
 double RandomSource::normal() {
   const double u = 1 - uniform();  // (0, 1], so the log is finite

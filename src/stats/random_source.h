@@ -13,10 +13,11 @@ class RandomSource {
  public:
   explicit RandomSource(std::uint64_t seed) : engine_(seed) {}
 
-  double uniform();                 // in [0, 1), 53 random bits
-  double normal();                  // standard normal (Box-Muller; one draw per call)
-  double gamma(double shape);       // Gamma(shape, 1), shape > 0 (Marsaglia-Tsang)
-  double beta(double a, double b);  // Beta(a, b), a, b > 0, in [0, 1]
+  double uniform();                  // in [0, 1), 53 random bits
+  std::size_t index(std::size_t n);  // in [0, n) from one uniform draw; n > 0
+  double normal();                   // standard normal (Box-Muller; one draw per call)
+  double gamma(double shape);        // Gamma(shape, 1), shape > 0 (Marsaglia-Tsang)
+  double beta(double a, double b);   // Beta(a, b), a, b > 0, in [0, 1]
 
  private:
   std::mt19937_64 engine_;

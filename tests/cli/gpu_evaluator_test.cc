@@ -9,8 +9,10 @@
 #include <cmath>
 
 #include "cli/fake_harness_runner.h"
+#include "cli/fake_ncu.h"
 #include "core/config_loader.h"
 #include "core/source_tree.h"
+#include "gpu/fake_harness/fake_harness.h"
 #include "gpu/real_nvcc.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
@@ -73,7 +75,8 @@ class GpuEvaluatorTest : public ::testing::Test {
     baseline.source = kSource;
   }
   std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc) { return evaluator(nvcc, work.path()); }
-  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir) {
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
+                                          std::optional<NcuTool> ncu = std::nullopt) {
     GpuEvaluatorSetup s{&config.kernels.at(0),
                         repo.path(),
                         work_dir,
@@ -82,8 +85,8 @@ class GpuEvaluatorTest : public ::testing::Test {
                         std::nullopt,
                         {1, 2, 3},
                         {},
-                        std::nullopt,
-                        "no ncu in tests",
+                        ncu,
+                        ncu ? "" : "no ncu in tests",
                         {}};
     return std::make_unique<GpuEvaluator>(s, nvcc, client, clock);
   }
@@ -176,6 +179,31 @@ TEST_F(GpuEvaluatorTest, AnOutputFolderInsideTheRepositoryIsNotCopiedIntoTrees) 
   EXPECT_TRUE(std::filesystem::exists(tree / "k/scale.cu"));
   EXPECT_TRUE(std::filesystem::exists(tree / "kblaster.toml"));
   EXPECT_FALSE(std::filesystem::exists(tree / "opt-out")) << "earlier trees copied into later ones";
+}
+
+}  // namespace
+}  // namespace kblaster
+
+namespace kblaster {
+namespace {
+
+TEST_F(GpuEvaluatorTest, ACandidateIsProfiledOnceAndWithoutCountersTheStateSaysWhy) {
+  KB_REQUIRE_NVCC(nvcc);
+  testing::TempDir bin;
+  const auto ncu = testing::write_executable(bin, "ncu", testing::kRefusingNcu);
+  auto e = evaluator(*nvcc, work.path(), NcuTool{ncu});
+  for (int i = 0; i < 2; ++i) {
+    auto s = e->state_of(baseline);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(s->key, "latency.no_dominant_bottleneck");
+    EXPECT_THAT(s->explanation, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
+  }
+  std::string why;
+  auto p = e->profile(baseline, why);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(p->has_value());
+  EXPECT_THAT(why, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
+  EXPECT_EQ(testing::read_text(bin.path() / "runs"), "run\n") << "one ncu run for three asks";
 }
 
 }  // namespace

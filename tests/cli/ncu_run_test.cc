@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/fake_ncu.h"
 #include "core/config_loader.h"
 #include "core/launch_plan.h"
 #include "core/source_tree.h"
@@ -17,19 +18,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Writes what a real ncu writes when counters are refused to its --log-file, then exits 1.
-constexpr const char* kRefusingNcu = R"sh(#!/bin/sh
-while [ $# -gt 0 ]; do
-  if [ "$1" = "--log-file" ]; then log="$2"; fi
-  shift
-done
-printf '==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0.\n' > "$log"
-exit 1
-)sh";
-
 TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
   testing::TempDir dir;
-  const auto ncu = testing::write_executable(dir, "ncu", kRefusingNcu);
+  const auto ncu = testing::write_executable(dir, "ncu", testing::kRefusingNcu);
   auto config = load_config(DirectoryTree(testing::examples_dir()));
   ASSERT_TRUE(config.ok()) << config.error().message;
   const KernelSpec& spec = config->kernels.front();

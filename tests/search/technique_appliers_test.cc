@@ -102,6 +102,10 @@ TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {
   auto native = propose("target_native_arch", base, spec("axpy"), hopper);
   ASSERT_EQ(native.children.size(), 1u);
   EXPECT_EQ(native.children[0].arch, "sm_90a");
+  EXPECT_TRUE(has_arch_specific_variant("sm_90"));
+  EXPECT_TRUE(has_arch_specific_variant("sm_100"));
+  EXPECT_FALSE(has_arch_specific_variant("sm_90a")) << "already the a variant: no sm_90aa";
+  EXPECT_FALSE(has_arch_specific_variant("sm_80"));
   auto older = propose("target_native_arch", base, spec("axpy"), TargetGpu{"sm_80", false});
   EXPECT_EQ(older.why_not, "sm_80 has no arch-specific (a) variant");
   EXPECT_THAT(propose("tensor_cores", base, spec("axpy"), hopper).why_not,

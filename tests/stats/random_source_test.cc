@@ -16,6 +16,19 @@ TEST(RandomSource, SameSeedSameStream) {
   EXPECT_NE(x.uniform(), z.uniform());
 }
 
+TEST(RandomSource, IndexCoversItsRangeAndOnlyIt) {
+  RandomSource r(11);
+  std::vector<int> hits(5, 0);
+  for (int i = 0; i < 5000; ++i) {
+    const std::size_t k = r.index(5);
+    ASSERT_LT(k, 5u);
+    ++hits[k];
+  }
+  for (int h : hits) EXPECT_NEAR(h, 1000, 150);
+  RandomSource one(3);
+  EXPECT_EQ(one.index(1), 0u);
+}
+
 TEST(RandomSource, UniformAndNormalHaveTheirMoments) {
   RandomSource random(1);
   std::vector<double> u, n;
