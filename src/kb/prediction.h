@@ -50,7 +50,10 @@ const char* prediction_source_name(Prediction::Source source);
 struct PredictionOptions {
   std::int64_t min_evidence = 3;  // attempts a measured level needs to be used
   double prior_weight = 10.0;     // pseudo-observations of a prior with confidence 1
-  double unit_sd = 0.3;           // assumed spread of one step's log speedup
+  // Assumed spread of one step's log speedup. Rewards are the gain a step kept (0 for a
+  // slower or equal child), and the H200 runs of 2026-11-30 measured per-technique spreads of
+  // 0.03 to 0.13; 0.3 dated from raw log speedups, whose slow children reached -1.4.
+  double unit_sd = 0.1;
 };
 
 // One Prediction per catalogue technique, best expected gain first (ties by technique id).

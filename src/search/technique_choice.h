@@ -1,6 +1,9 @@
 // Which technique a search step tries next (DESIGN.md, "Knowledge Base and MAIC-RL", step 2):
-// a weighted random choice among the top k predicted gains, with a share kept for untried
-// techniques so the search still explores. Pure: the randomness is passed in.
+// a weighted random choice among the top k, with a share kept for untried techniques so the
+// search still explores. The weight of a technique is the KB's belief that it is the best on
+// offer (Thompson sampling over the predictions): a technique measured many times at no gain
+// is rarely drawn, however close its mean is to an unknown technique's. Pure: the randomness
+// is passed in.
 #pragma once
 
 #include <optional>
@@ -14,9 +17,10 @@
 namespace kblaster {
 
 struct ChoiceOptions {
-  int top_k = 4;                // exploit among this many best predictions (< 1 means 1)
+  int top_k = 4;                // exploit among the k likeliest to be best (< 1 means 1)
   double explore_share = 0.25;  // chance of trying an untried technique when one is left
-  double temperature = 0.05;    // softmax temperature over log gains; <= 0 picks the best
+  int draws = 2000;             // posterior samples behind the weights; <= 0 takes the
+                                // best expected gain (ties by technique id)
 };
 
 enum class ChoiceMode { exploit, explore };
@@ -27,21 +31,24 @@ struct TechniqueChoice {
   std::string technique;
   ChoiceMode mode = ChoiceMode::exploit;
   double predicted_log_speedup = 0.0;  // the prediction's expected_log_speedup
+  double uncertainty = 0.0;            // the prediction's uncertainty (log points)
   double weight = 0.0;                 // probability of this technique within its mode's draw
 };
 
 // Considers only predictions whose technique is in `applicable` and not in `exclude`.
 // With probability explore_share (one uniform draw, always taken) picks uniformly among
-// those with attempts == 0, if any; otherwise draws among the top_k by expected gain
-// (ties by technique id) with weights softmax(expected / temperature). nullopt when no
-// prediction is left. Deterministic for a given RandomSource state.
+// those with attempts == 0, if any. Otherwise exploits: each of `draws` samples draws every
+// technique's gain from Normal(expected_log_speedup, uncertainty) and credits the largest
+// (ties to the better expected gain, then the technique id); the top_k by credit share are
+// drawn from with those shares, renormalised. nullopt when no prediction is left.
+// Deterministic for a given RandomSource state.
 std::optional<TechniqueChoice> choose_technique(const std::vector<Prediction>& predictions,
                                                 const std::set<std::string>& applicable,
                                                 const std::set<std::string>& exclude,
                                                 const ChoiceOptions& options, RandomSource& random);
 
-// "chose vectorized_access (predicted +4.1%, exploit, weight 0.62)"; the gain is
-// exp(log) - 1 in percent.
+// "chose vectorized_access (predicted +4.1% ± 2.0%, exploit, weight 0.62)"; the gain and
+// its spread are exp(log) - 1 in percent.
 std::string describe_choice(const TechniqueChoice& choice);
 
 }  // namespace kblaster

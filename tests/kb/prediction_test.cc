@@ -82,12 +82,12 @@ TEST_F(KbPredictionTest, EmptyKbGivesPriorsWhereTheStateHasThemAndNoneElsewhere)
     if (it == info->priors.end()) {
       EXPECT_EQ(p.source, Prediction::Source::none) << p.technique;
       EXPECT_EQ(p.expected_log_speedup, 0.0);
-      EXPECT_DOUBLE_EQ(p.uncertainty, 0.3);
+      EXPECT_DOUBLE_EQ(p.uncertainty, 0.1);
     } else {
       EXPECT_EQ(p.source, Prediction::Source::prior) << p.technique;
       EXPECT_DOUBLE_EQ(p.expected_log_speedup, it->second.expected_log_speedup);
       const double k = 10.0 * it->second.confidence;
-      EXPECT_DOUBLE_EQ(p.uncertainty, 0.3 / std::sqrt(std::max(k, 1.0)));
+      EXPECT_DOUBLE_EQ(p.uncertainty, 0.1 / std::sqrt(std::max(k, 1.0)));
     }
     EXPECT_EQ(p.evidence, 0);
   }
@@ -137,7 +137,7 @@ TEST_F(KbPredictionTest, TooLittleEvidenceAnywhereFallsBackToThePrior) {
 // Hand-computed: prior p = 0.1, c = 0.5 -> k = 5; rewards 0.2, 0.3, 0.4 and one compile
 // failure -> n = 3, a = 4, m = 0.3, s^2 = 0.01.
 //   mu = (0.9 + 0.5) / 8 = 0.175;  rho = 8 / 9;  gain = 0.175 * 8 / 9 = 0.1555...
-//   s_eff^2 = (2 * 0.01 + 0.09) / 3 = 0.11 / 3;  uncertainty = sqrt(0.11 / 3 / 8).
+//   s_eff^2 = (2 * 0.01 + 0.01) / 3 = 0.01;  uncertainty = sqrt(0.01 / 8).
 TEST_F(KbPredictionTest, ShrinkageAndFailuresMatchTheHandComputedCase) {
   const Prior prior = prior_of(kState, kTechnique);
   ASSERT_DOUBLE_EQ(prior.expected_log_speedup, 0.1) << "catalogue changed; recompute";
@@ -152,7 +152,7 @@ TEST_F(KbPredictionTest, ShrinkageAndFailuresMatchTheHandComputedCase) {
   EXPECT_EQ(p.evidence, 3);
   EXPECT_EQ(p.attempts, 4);
   EXPECT_NEAR(p.expected_log_speedup, 0.175 * 8.0 / 9.0, 1e-12);
-  EXPECT_NEAR(p.uncertainty, std::sqrt(0.11 / 3.0 / 8.0), 1e-12);
+  EXPECT_NEAR(p.uncertainty, std::sqrt(0.01 / 8.0), 1e-12);
 }
 
 TEST_F(KbPredictionTest, RepeatedFailuresPullTheGainTowardZero) {
@@ -176,8 +176,8 @@ TEST_F(KbPredictionTest, WithoutAPriorMeasurementsStandAlone) {
   Prediction p = find(kState, "sm_90", bare);
   EXPECT_EQ(p.source, Prediction::Source::exact);
   EXPECT_NEAR(p.expected_log_speedup, 0.1 * 2.0 / 3.0, 1e-12);  // mean 0.1, rho 2/3
-  // s^2 = 0.08; s_eff^2 = (0.08 + 0.09) / 2; n + k = 2.
-  EXPECT_NEAR(p.uncertainty, std::sqrt(0.17 / 2.0 / 2.0), 1e-12);
+  // s^2 = 0.08; s_eff^2 = (0.08 + 0.01) / 2; n + k = 2.
+  EXPECT_NEAR(p.uncertainty, std::sqrt(0.09 / 2.0 / 2.0), 1e-12);
 }
 
 TEST_F(KbPredictionTest, SortedByGainDescendingThenById) {

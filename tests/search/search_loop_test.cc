@@ -138,7 +138,7 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
 TEST_F(SearchLoopTest, LaunchGeometryTakesTheBlockSizeTheProfileArguesFor) {
   evaluator.launch = {64.0, 132.0};  // softmax_slow's 8192 rows / 128 threads on an H200
   options.choice.explore_share = 0.0;
-  options.choice.temperature = 0.0;  // the catalogue's best guess for grid_undersized
+  options.choice.draws = 0;  // the catalogue's best guess for grid_undersized
   options.budget = {1, 1, 1e9, 0, 0.01};
   auto r = search();
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -187,7 +187,7 @@ TEST_F(SearchLoopTest, EveryStepFailuresIncludedIsRecordedInTheKbWithALesson) {
 TEST_F(SearchLoopTest, ASlowerChildIsDiscardedAndEarnsNoReward) {
   options.budget = {6, 1, 1e9, 0, 0.01};  // six one-step rollouts from the baseline
   options.choice.explore_share = 0.0;
-  options.choice.temperature = 0.0;  // launch geometry: the catalogue's best for this state
+  options.choice.draws = 0;  // launch geometry: the catalogue's best for this state
   auto r = search();
   ASSERT_TRUE(r.ok()) << r.error().message;
   int slower = 0, faster = 0;
@@ -237,7 +237,7 @@ TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
     ASSERT_TRUE(store->record_trajectory(t).ok());
   }
   options.choice.explore_share = 0.0;
-  options.choice.temperature = 0.0;  // the best prediction, always
+  options.choice.draws = 0;  // the best prediction, always
   auto r = search();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->steps.front().technique, "launch_geometry_tuning") << progress.str();
