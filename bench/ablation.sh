@@ -25,15 +25,24 @@
 #            complete an interrupted run for the missing kernels only. Warm still merges
 #            every other kernel's cold KB, and the table covers every kernel.
 #   LANES    GPU lanes (default the number of GPUs nvidia-smi lists).
+#   TRAIN_SEEDS  the seeds whose cold KBs train each warm KB (default: the warm run's own
+#            seed). With TRAIN_SEEDS="7 11 13" a kernel's warm KB merges the other kernels'
+#            cold KBs of all three seeds: more of the other kernels' experience, none of
+#            its own.
+#   RESUME   when 1, a (phase, seed, kernel) whose result.json exists is not run again, so
+#            a run cut by a call's time limit is completed by the next call (carry the
+#            output folder in the working tree and point OUT at it).
+#   DEADLINE a Unix time: no run starts unless it can end before it (MAX_TIME + 60 s).
+#            Runs left out say so and are reported as missing by the table.
 # Layout of a seed's folder ($OUT/ablation without SEEDS, $OUT/ablation/seed_<s> with):
 #   cold_<k>/<k>/result.json, cold_<k>.json, cold_<k>.log, kb_<k>.sqlite     (cold)
 #   warm_<k>/<k>/result.json, warm_<k>.json, warm_<k>.log, warm_for_<k>.sqlite,
 #   merge_<k>.log                                                            (warm)
 # A run first deletes that kernel's earlier outputs of the same phase and seed (a KB
 # left by an interrupted run would not be cold, or would hold the warm run's own
-# trajectory). The (seed, kernel) runs of a phase are dealt round-robin to one lane per
-# GPU (CUDA_VISIBLE_DEVICES); each lane runs its share one after another, so no two
-# searches share a GPU; both runs every seed's cold phase before any warm run. After
+# trajectory). The (seed, kernel) runs of a phase, in KERNELS order within each seed, are
+# taken from one queue by one lane per GPU (CUDA_VISIBLE_DEVICES), a run at a time, so no
+# two searches share a GPU; both runs every seed's cold phase before any warm run. After
 # warm (or both), bench/ablation_table.py prints the table of the whole $OUT/ablation
 # (with SEEDS: every seed_<s>/ there or in KB_DIR, per kernel and seed and over seeds),
 # reading cold results from KB_DIR, into $OUT/ablation/table.md.
@@ -96,12 +105,13 @@ cold() {  # cold SEED KERNEL
 }
 
 warm() {  # warm SEED KERNEL
-  local s=$1 k=$2 dir kbs others=() o
+  local s=$1 k=$2 dir others=() o t
   dir=$(dir_of "$s")
-  kbs=$(kb_dir_of "$s")
   rm -rf "${dir:?}/warm_$k" "$dir/warm_$k.json" "$dir/warm_$k.log" "$dir/merge_$k.log" \
     "$dir/warm_for_$k.sqlite"{,-shm,-wal,-journal}
-  for o in $all; do [[ $o == "$k" ]] || others+=(--from "$kbs/kb_$o.sqlite"); done
+  for t in ${TRAIN_SEEDS:-$s}; do
+    for o in $all; do [[ $o == "$k" ]] || others+=(--from "$(kb_dir_of "$t")/kb_$o.sqlite"); done
+  done
   if ! "$D/kblaster" kb merge examples/kernels --kb "$dir/warm_for_$k.sqlite" "${others[@]}" \
     >"$dir/merge_$k.log" 2>&1; then
     echo "$( ((per_seed)) && echo "seed_$s/")warm_$k: kb merge failed: $(tail -1 "$dir/merge_$k.log")"
@@ -110,20 +120,31 @@ warm() {  # warm SEED KERNEL
   run "$s" "warm_$k" "$k" "$dir/warm_for_$k.sqlite"
 }
 
-phase() {  # phase FUNCTION: every (seed, kernel), one lane per GPU
-  local lane i s k
+# done_already PHASE SEED KERNEL: RESUME is on and that run left its result.json.
+done_already() { [[ ${RESUME:-0} == 1 && -f $(dir_of "$2")/$1_$3/$3/result.json ]]; }
+
+phase() {  # phase FUNCTION: every (seed, kernel) from one queue, one lane per GPU
+  local lane s k claims
+  claims=$(mktemp -d)
   for ((lane = 0; lane < LANES; lane++)); do
     (
       export CUDA_VISIBLE_DEVICES=$lane
-      i=0
       for s in "${seeds[@]}"; do
         for k in $kernels; do
-          if ((i++ % LANES == lane)); then "$1" "$s" "$k"; fi
+          mkdir "$claims/$s-$k" 2>/dev/null || continue  # another lane took it
+          if done_already "$1" "$s" "$k"; then
+            echo "seed $s $1_$k: done in an earlier call"
+          elif [[ -n ${DEADLINE:-} ]] && (($(date +%s) + T + 60 > DEADLINE)); then
+            echo "seed $s $1_$k: not started, the deadline is too near"
+          else
+            "$1" "$s" "$k"
+          fi
         done
       done
     ) &
   done
   wait
+  rm -rf "$claims"
 }
 
 case "$PHASE" in
