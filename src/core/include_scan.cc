@@ -3,54 +3,11 @@
 #include <map>
 #include <set>
 
+#include "core/source_regions.h"
 #include "core/source_tree.h"
 
 namespace kblaster {
 namespace {
-
-// `text` with comments replaced by spaces; newlines and literals are kept.
-// String and character literals end at the line's end at the latest, so a
-// digit separator (1'000) cannot swallow more than its own line.
-std::string strip_comments(std::string_view text) {
-  enum class State { code, line_comment, block_comment, string, character } state = State::code;
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-    if (state == State::code) {
-      if (c == '/' && (next == '/' || next == '*')) {
-        state = next == '/' ? State::line_comment : State::block_comment;
-        out += ' ';
-        ++i;
-        continue;
-      }
-      if (c == '"') state = State::string;
-      if (c == '\'') state = State::character;
-      out += c;
-    } else if (state == State::line_comment) {
-      if (c == '\n') state = State::code;
-      if (c == '\n' || (c == '\\' && next == '\n')) out += '\n';  // a backslash continues it
-      if (c == '\\' && next == '\n') ++i;
-    } else if (state == State::block_comment) {
-      if (c == '\n') out += c;
-      if (c == '*' && next == '/') {
-        state = State::code;
-        ++i;
-      }
-    } else {  // inside a string or character literal
-      out += c;
-      const char quote = state == State::string ? '"' : '\'';
-      if (c == '\\' && next != '\n' && next != '\0') {
-        out += next;  // an escaped quote does not end the literal
-        ++i;
-      } else if (c == quote || c == '\n') {
-        state = State::code;
-      }
-    }
-  }
-  return out;
-}
 
 std::string_view skip_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -126,7 +83,7 @@ void walk(const std::string& file, IncludeResolver& resolver, std::set<std::stri
 }  // namespace
 
 std::vector<IncludeDirective> find_include_directives(std::string_view text) {
-  const std::string code = strip_comments(text);
+  const std::string code = blank_source(text, Blank::comments);  // literals hold the paths
   std::vector<IncludeDirective> found;
   std::size_t start = 0;
   while (start < code.size()) {

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
-// Token rules, not a parser: comments and literals are stripped first, then the text is split
-// into tokens with matched brackets. Macros are not expanded (their bodies count where written);
+#include "core/source_regions.h"
+
+// Token rules, not a parser: the source is cut into code, comments and literals first
+// (core/source_regions.h), then the code is split into tokens, each literal one token, with
+// matched brackets. Macros are not expanded (their bodies count where written);
 // host code counts like device code, so host loops set `loops` and a host `double` sets
 // `double_precision`. PTX features are read only from the string literals of asm(...) statements.
 namespace kblaster {
@@ -18,80 +22,44 @@ using CS = CodeSignature;
 
 struct Token {
   std::string_view text;
-  int literal = -1;  // index into Stripped::literals for a string literal
+  std::optional<std::string_view> string;  // a string literal's text
 };
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// `source` with comments and literal contents blanked (newlines kept); string contents kept aside.
-struct Stripped {
-  std::string code;
-  std::vector<std::string> literals;
-};
-
-Stripped strip(std::string_view source) {
-  Stripped s{std::string(source), {}};
-  std::string& c = s.code;
-  auto blank = [&c](size_t from, size_t to) {
-    for (; from < to && from < c.size(); ++from) c[from] = c[from] == '\n' ? '\n' : ' ';
-  };
-  for (size_t i = 0; i < c.size();) {
-    size_t e = i + 1;
-    if (c.compare(i, 2, "//") == 0) {
-      e = std::min(c.find('\n', i), c.size());
-      blank(i, e);
-    } else if (c.compare(i, 2, "/*") == 0) {
-      e = c.find("*/", i + 2);
-      e = e == std::string::npos ? c.size() : e + 2;
-      blank(i, e);
-    } else if (c[i] == '"' && i > 0 && c[i - 1] == 'R' && (i == 1 || !ident_char(c[i - 2]))) {
-      const size_t open = std::min(c.find('(', i), c.size());  // R"delim( ... )delim"
-      // Built by append: GCC 12 misreads `")" + str + "\""` (-Wrestrict).
-      const std::string terminator =
-          std::string(")").append(c.substr(i + 1, open - i - 1)).append("\"");
-      const size_t close = c.find(terminator, open);
-      e = close == std::string::npos ? c.size() : close + open - i + 1;
-      s.literals.emplace_back(
-          c.begin() + std::min(open + 1, c.size()),
-          c.begin() + std::max(std::min(open + 1, c.size()), std::min(close, c.size())));
-      blank(i + 1, e - 1);
-    } else if (c[i] == '"' ||
-               (c[i] == '\'' && !(i > 0 && std::isdigit(static_cast<unsigned char>(c[i - 1]))))) {
-      while (e < c.size() && c[e] != c[i] && c[e] != '\n') e += c[e] == '\\' ? 2 : 1;
-      e = std::min(e, c.size());
-      if (c[i] == '"') s.literals.push_back(c.substr(i + 1, e - i - 1));
-      blank(i + 1, e);
-      ++e;
-    }
-    i = e;
-  }
-  return s;
-}
-
-std::vector<Token> tokenize(const std::string& code) {
+// Appends the tokens of `code`, which holds no comment or literal, so a quote in it
+// is a digit separator.
+void tokenize_code(std::string_view code, std::vector<Token>& out) {
   static const std::unordered_set<std::string_view> kPairs = {
       "::", "+=", "-=", "*=", "/=", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "->", "<<"};
-  std::vector<Token> out;
-  int literal = 0;
   for (size_t i = 0; i < code.size();) {
     const char c = code[i];
+    const bool number = std::isdigit(static_cast<unsigned char>(c));
     size_t e = i + 1;
     if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
       i = e;
       continue;
     }
     if (ident_char(c)) {
-      while (e < code.size() && (ident_char(code[e]) ||
-                                 (std::isdigit(static_cast<unsigned char>(c)) && code[e] == '.')))
+      while (e < code.size() &&
+             (ident_char(code[e]) || (number && (code[e] == '.' || code[e] == '\''))))
         ++e;
-    } else if (c == '"' || c == '\'') {
-      while (e < code.size() && code[e] != c && code[e] != '\n') ++e;
-      e = std::min(e + 1, code.size());
-    } else if (kPairs.count(std::string_view(code).substr(i, 2))) {
+    } else if (kPairs.count(code.substr(i, 2))) {
       e = i + 2;
     }
-    out.push_back({std::string_view(code).substr(i, e - i), c == '"' ? literal++ : -1});
+    out.push_back({code.substr(i, e - i), std::nullopt});
     i = e;
+  }
+}
+
+// The tokens of `source`: those of its code, and each literal whole; comments are skipped.
+std::vector<Token> tokenize(std::string_view source) {
+  std::vector<Token> out;
+  for (const SourceRegion& r : lex_regions(source)) {
+    const std::string_view whole = source.substr(r.begin, r.end - r.begin);
+    if (r.kind == RegionKind::code) tokenize_code(whole, out);
+    if (r.kind == RegionKind::string_literal) out.push_back({whole, r.text(source)});
+    if (r.kind == RegionKind::char_literal) out.push_back({whole, std::nullopt});
   }
   return out;
 }
@@ -151,7 +119,7 @@ const std::unordered_map<std::string_view, Flag>& flag_by_identifier() {
 // Tokens with their matching brackets, and the rules that need structure.
 class Scan {
  public:
-  explicit Scan(const std::string& code) : t_(tokenize(code)), n_(t_.size()), match_(n_, n_) {
+  explicit Scan(std::string_view source) : t_(tokenize(source)), n_(t_.size()), match_(n_, n_) {
     std::vector<size_t> open;  // a closer that does not match the innermost opener is ignored
     for (size_t i = 0; i < n_; ++i) {
       const char c = t_[i].text[0];
@@ -166,7 +134,7 @@ class Scan {
   }
   size_t size() const { return n_; }
   std::string_view at(size_t i) const { return i < n_ ? t_[i].text : std::string_view(); }
-  int literal(size_t i) const { return t_[i].literal; }
+  const std::optional<std::string_view>& string(size_t i) const { return t_[i].string; }
   size_t match(size_t i) const { return match_[i]; }
   static bool is_ident(std::string_view x) {
     return !x.empty() && ident_char(x[0]) && !std::isdigit(static_cast<unsigned char>(x[0]));
@@ -243,8 +211,7 @@ std::vector<std::string> CodeSignature::features() const {
 }
 
 CodeSignature read_signature(std::string_view source) {
-  const Stripped stripped = strip(source);
-  const Scan s(stripped.code);
+  const Scan s(source);
   CodeSignature sig;
   std::string ptx;                               // the asm(...) string literals
   std::unordered_set<std::string_view> strides;  // variables assigned from blockDim and gridDim
@@ -279,7 +246,7 @@ CodeSignature read_signature(std::string_view source) {
       size_t open = i + 1;
       while (open < s.size() && Scan::is_ident(s.at(open))) ++open;  // volatile, goto
       for (size_t j = open; s.at(open) == "(" && j < s.match(open); ++j)
-        if (s.literal(j) >= 0) ptx += stripped.literals[s.literal(j)] + "\n";
+        if (const auto& text = s.string(j)) ptx.append(*text).append("\n");
     }
     if (x == "=" && Scan::is_ident(prev) && grid_sized(i + 1, s.expr_end(i + 1)))
       strides.insert(prev);

@@ -3,66 +3,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/source_regions.h"
+
 namespace kblaster {
-namespace {
-
-// Whether the quote at `i` is a digit separator (1'000, 0xFF'FF): it follows
-// an identifier-like run that starts with a digit.
-bool is_digit_separator(std::string_view s, std::size_t i) {
-  std::size_t start = i;
-  while (start > 0 && is_identifier_char(s[start - 1])) --start;
-  return start < i && std::isdigit(static_cast<unsigned char>(s[start]));
-}
-
-// Whether the '"' at `i` opens a raw string: R", u8R", LR", uR", UR".
-bool is_raw_string(std::string_view s, std::size_t i) {
-  if (i == 0 || s[i - 1] != 'R') return false;
-  std::size_t start = i - 1;
-  while (start > 0 && is_identifier_char(s[start - 1])) --start;
-  const auto prefix = s.substr(start, i - 1 - start);
-  return prefix.empty() || prefix == "u8" || prefix == "L" || prefix == "u" || prefix == "U";
-}
-
-}  // namespace
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-std::string mask_source(std::string_view s) {
-  std::string out(s);
-  auto blank = [&](std::size_t i) {
-    if (out[i] != '\n') out[i] = ' ';
-  };
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
-    if (c == '/' && next == '/') {  // to the line's end; a backslash-newline continues it
-      while (i < s.size() && !(s[i] == '\n' && (i == 0 || s[i - 1] != '\\'))) blank(i++);
-    } else if (c == '/' && next == '*') {
-      const auto close = s.find("*/", i + 2);
-      const auto end = close == std::string_view::npos ? s.size() : close + 2;
-      while (i < end) blank(i++);
-    } else if (c == '"' && is_raw_string(s, i)) {
-      const auto paren = s.find('(', i);
-      if (paren == std::string_view::npos) return out;
-      const std::string terminator =
-          std::string(")").append(s.substr(i + 1, paren - i - 1)).append("\"");
-      const auto close = s.find(terminator, paren);
-      const auto end = close == std::string_view::npos ? s.size() : close + terminator.size() - 1;
-      for (++i; i < end; ++i) blank(i);
-      ++i;  // the closing quote stays
-    } else if ((c == '"' || c == '\'') && !(c == '\'' && is_digit_separator(s, i))) {
-      // Ends at the closing quote, or at the line's end for a malformed literal.
-      for (++i; i < s.size() && s[i] != c && s[i] != '\n'; ++i) {
-        if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] != '\n') blank(i++);
-        blank(i);
-      }
-      ++i;
-    } else {
-      ++i;
-    }
-  }
-  return out;
+std::string mask_source(std::string_view source) {
+  return blank_source(source, Blank::comments_and_literals);
 }
 
 std::vector<std::size_t> find_words(std::string_view masked, std::string_view word) {

@@ -22,7 +22,8 @@ struct Span {
 
 // `source` with every comment character and every character inside a string or
 // character literal (the quotes are kept) replaced by a space. Newlines are kept,
-// so lengths, offsets and lines match. Knows raw strings and digit separators.
+// so lengths, offsets and lines match. Knows raw strings and digit separators
+// (blank_source in core/source_regions.h).
 std::string mask_source(std::string_view source);
 
 bool is_identifier_char(char c);

@@ -48,6 +48,18 @@ TEST(IncludeScan, FindsDirectivesOutsideComments) {
   EXPECT_EQ(found[3].target, "d.h");
 }
 
+// A digit separator once opened a character literal that ran to the line's end
+// and hid the comment opened after it.
+TEST(IncludeScan, DigitSeparatorsDoNotHideAComment) {
+  for (const std::string number : {"0xFF'FF", "1'000"}) {
+    const auto found = find_include_directives("int m = " + number +
+                                               "; /* hide\n#include \"hidden.h\"\n*/\n"
+                                               "#include \"shown.h\"\n");
+    ASSERT_EQ(found.size(), 1u) << number;
+    EXPECT_EQ(found[0].target, "shown.h");
+  }
+}
+
 TEST(IncludeScan, ResolvesQuotedRelativeFirstThenIncludeDirs) {
   FakeTree tree;
   tree.files = {

@@ -139,6 +139,28 @@ TEST(CodeSignature, SurvivesUnterminatedText) {
     EXPECT_EQ(read_signature(text).kernels, 0) << text;
 }
 
+// A quote after a hex digit opened a character literal that swallowed the rest of its line.
+TEST(CodeSignature, HexDigitSeparatorsHideNoCode) {
+  const CodeSignature sig = read_signature(
+      "__global__ void k(unsigned* p) { const unsigned m = 0xFF'FF; __shared__ unsigned t[32];\n"
+      "  for (int i = 0; i < 32; ++i) t[i] = p[i] & 0xAB'CD'EF; __syncthreads(); }\n");
+  EXPECT_EQ(sig.features(), (Features{"shared_memory", "barriers", "loops"}));
+}
+
+// A raw string over several lines is one literal, so the asm strings after it keep their place.
+TEST(CodeSignature, ReadsPtxFromARawStringOverLines) {
+  EXPECT_EQ(features_of("__global__ void k() {\n"
+                        "  asm volatile(R\"(\n"
+                        "    bar.sync 0;\n"
+                        "  )\");\n"
+                        "}\n"),
+            Features{"barriers"});
+}
+
+TEST(CodeSignature, ABackslashNewlineContinuesALineComment) {
+  EXPECT_EQ(features_of("// a note \\\n__shared__ float t[8];\n"), Features{});
+}
+
 TEST(CodeSignature, FeaturesComeInHeaderOrder) {
   const CodeSignature sig = read_signature(
       "__global__ void k(double* __restrict__ p) { __shared__ float4 t[8]; __syncthreads(); }");

@@ -8,6 +8,18 @@
 namespace kblaster {
 namespace {
 
+TEST(SourceTextMask, BlanksCommentsAndLiteralContentsKeepingQuotesAndLines) {
+  EXPECT_EQ(mask_source("f(\"a // b\", 'c'); /* d\ne */ g(R\"x(h)x\");"),
+            "f(\"      \", ' ');     \n     g(R\"     \");");
+}
+
+// Only the first separator of a hex number was known: the quote after FF opened a
+// character literal.
+TEST(SourceTextMask, KnowsEveryDigitSeparatorOfAHexNumber) {
+  EXPECT_EQ(mask_source("x = 0xFF'FF'FF; // c\ny = 1'000'000;"),
+            "x = 0xFF'FF'FF;     \ny = 1'000'000;");
+}
+
 // The length of the number token at the start of `text`.
 std::size_t number_length(std::string_view text) { return number_end(text, 0); }
 
