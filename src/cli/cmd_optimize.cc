@@ -60,6 +60,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                    << " x " << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
 
   const bool source_only = o.source_only || o.apply;
+  const WriteBack write_back = o.apply ? WriteBack::if_verified : WriteBack::never;
   if (o.apply)
     session.progress << "optimize: source rewrites only: --apply writes the best back to the "
                         "source, which cannot carry build flags or tunables; without --apply the "
@@ -107,7 +108,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
     if (!result) return result.error();
     auto written =
         write_optimize_result(spec, run->repo.root, *result, evaluator,
-                              session.clock.now_seconds() - start, out_dir, o.apply, session);
+                              session.clock.now_seconds() - start, out_dir, write_back, session);
     if (!written) return written.error();
     results.push_back(*written);
   }

@@ -62,7 +62,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
                                              const SearchResult& r, ResultProbe& evaluator,
                                              double seconds, const std::filesystem::path& out_dir,
-                                             bool apply, Session& session) {
+                                             WriteBack write_back, Session& session) {
   const Candidate& best = r.best;
   const bool changed = !best.path.empty();
   nlohmann::json j = {{"kernel", spec.name},
@@ -151,7 +151,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   if (delta) print_profile_delta(session.progress, *delta);
   for (const auto& f : r.soft_verification)
     session.progress << "  soft verification: " << f << "\n";
-  if (apply) {
+  if (write_back == WriteBack::if_verified) {
     const std::string why_not = reason_not_to_apply(repo_root / spec.source, r, verified_faster);
     j["applied"] = why_not.empty();
     if (why_not.empty()) {

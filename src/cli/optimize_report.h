@@ -14,14 +14,19 @@
 
 namespace kblaster {
 
+// Whether the best's source replaces REPO/<source> (--apply). `if_verified` does so
+// only when the final A/B says FASTER, the soft verification passed, the source
+// changed, the best needs no build settings and the file is as the search read it.
+enum class WriteBack { never, if_verified };
+
 // Writes OUT/<kernel>/<source file name> and OUT/<kernel>/result.json and returns
-// the JSON. `apply` rewrites REPO/<source> only when the final A/B says FASTER,
-// the soft verification passed and the source changed; flags, arch and tunables
-// the best needs are printed as kblaster.toml settings, never written.
+// the JSON, which with WriteBack::if_verified says whether the source was "applied".
+// Flags, arch and tunables the best needs are printed as kblaster.toml settings,
+// never written.
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
                                              const SearchResult& result, ResultProbe& evaluator,
                                              double seconds, const std::filesystem::path& out_dir,
-                                             bool apply, Session& session);
+                                             WriteBack write_back, Session& session);
 
 }  // namespace kblaster

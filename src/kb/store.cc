@@ -1,10 +1,10 @@
 #include "kb/store.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <system_error>
 
+#include "core/stable_hash.h"
 #include "kb/schema.h"
 
 namespace kblaster {
@@ -13,20 +13,23 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 10'000;
 
-// A stable id for a lesson from its content: 64-bit FNV-1a over the fields.
+// FNV-1a's offset basis a digit short. KB files key lessons by ids made with it,
+// so it stays.
+constexpr std::uint64_t kLessonIdOffsetBasis = 1469598103934665603ull;
+
+// A stable id for a lesson from its content: 64-bit FNV-1a over the fields, each
+// followed by a 0xff byte.
 std::string lesson_content_id(const Lesson& l) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](std::string_view s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xffu) * 1099511628211ull;  // field separator
+  Fnv1a h(kLessonIdOffsetBasis);
+  auto mix = [&h](std::string_view field) {
+    h.add(field);
+    h.add("\xff");  // field separator
   };
   mix(l.state);
   mix(l.technique);
   mix(l.text);
   mix(std::to_string(l.created_at));
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+  return h.hex();
 }
 
 // Runs a PRAGMA that answers one row and returns its first column.

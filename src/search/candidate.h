@@ -5,15 +5,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace kblaster {
-
-// A short stable hash of `text` (FNV-1a, 64 bit, as 16 hex digits): the same on
-// every run and platform, unlike std::hash. For identities, not for security;
-// gpu/content_hash's SHA-256 is the cache's key, and this layer does not link OpenSSL.
-std::string stable_hash(std::string_view text);
 
 struct Candidate {
   std::string source;                                 // the whole text of the kernel's source file

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/stable_hash.h"
 #include "kb/prediction.h"
 #include "search/lesson.h"
 #include "search/soft_verification.h"

@@ -29,36 +29,44 @@ bool on_path(const Candidate& c, std::string_view technique) {
   return std::find(c.path.begin(), c.path.end(), technique) != c.path.end();
 }
 
-Candidate child_of(const Candidate& parent, std::string_view technique, std::string change) {
-  Candidate c = parent;
-  c.path.emplace_back(technique);
+// What a technique proposes from: the parent, the technique's id (each child's
+// new path entry), and what decides the children.
+struct Request {
+  const Candidate& parent;
+  std::string_view technique;
+  const KernelSpec& spec;
+  const TargetGpu& gpu;
+  const LaunchShape& shape;
+};
+
+Candidate child_of(const Request& r, std::string change) {
+  Candidate c = r.parent;
+  c.path.emplace_back(r.technique);
   c.changes.push_back(std::move(change));
   return c;
 }
 
-Proposal rewrite(const Candidate& parent, std::string_view technique, const SourceRewrite& r) {
-  if (!r.changed) return declined(r.description);
-  Candidate c = child_of(parent, technique, r.description);
-  c.source = r.source;
+Proposal rewrite(const Request& r, const SourceRewrite& w) {
+  if (!w.changed) return declined(w.description);
+  Candidate c = child_of(r, w.description);
+  c.source = w.source;
   return offered(std::move(c));
 }
 
-Proposal flag(const Candidate& parent, std::string_view technique, const std::string& f,
-              const std::string& change) {
-  if (std::find(parent.extra_flags.begin(), parent.extra_flags.end(), f) !=
-      parent.extra_flags.end())
+Proposal flag(const Request& r, const std::string& f, const std::string& change) {
+  if (std::find(r.parent.extra_flags.begin(), r.parent.extra_flags.end(), f) !=
+      r.parent.extra_flags.end())
     return declined("already built with " + f);
-  Candidate c = child_of(parent, technique, change);
+  Candidate c = child_of(r, change);
   c.extra_flags.push_back(f);
   return offered(std::move(c));
 }
 
 // Spec tunables of one kind: every value other than the parent's current one.
 template <class V>
-void tunable_children(const Candidate& parent, std::string_view technique, const std::string& name,
-                      const std::vector<V>& values, std::map<std::string, V> Candidate::*field,
-                      Proposal& p) {
-  const auto& current = parent.*field;
+void tunable_children(const Request& r, const std::string& name, const std::vector<V>& values,
+                      std::map<std::string, V> Candidate::*field, Proposal& p) {
+  const auto& current = r.parent.*field;
   const V now = current.count(name) ? current.at(name) : values.front();
   auto text = [](const V& v) {
     if constexpr (std::is_same_v<V, std::string>)
@@ -68,28 +76,27 @@ void tunable_children(const Candidate& parent, std::string_view technique, const
   };
   for (const V& v : values) {
     if (v == now) continue;
-    Candidate c = child_of(parent, technique,
-                           "set tunable " + name + " = " + text(v) + " (was " + text(now) + ")");
+    Candidate c = child_of(r, "set tunable " + name + " = " + text(v) + " (was " + text(now) + ")");
     (c.*field)[name] = v;
     p.children.push_back(std::move(c));
   }
 }
 
-Proposal tunables(const Candidate& parent, std::string_view technique, const KernelSpec& spec,
-                  bool launcher_args) {
+// tile_size_tuning: the spec's -D tunables (`tunables`).
+Proposal macro_tunables(const Request& r) {
   Proposal p;
-  if (launcher_args) {
-    for (const auto& a : spec.args)
-      if (a.tunable.size() > 1)
-        tunable_children(parent, technique, a.name, a.tunable, &Candidate::launcher_args, p);
-  } else {
-    for (const auto& t : spec.tunables)
-      if (t.values.size() > 1)
-        tunable_children(parent, technique, t.name, t.values, &Candidate::macros, p);
-  }
-  if (p.children.empty())
-    p.why_not = launcher_args ? "the spec declares no launcher-argument tunable"
-                              : "the spec declares no -D tunable";
+  for (const auto& t : r.spec.tunables)
+    if (t.values.size() > 1) tunable_children(r, t.name, t.values, &Candidate::macros, p);
+  if (p.children.empty()) p.why_not = "the spec declares no -D tunable";
+  return p;
+}
+
+// occupancy_tuning: the spec's launcher-argument tunables (`args`, `tunable`).
+Proposal arg_tunables(const Request& r) {
+  Proposal p;
+  for (const auto& a : r.spec.args)
+    if (a.tunable.size() > 1) tunable_children(r, a.name, a.tunable, &Candidate::launcher_args, p);
+  if (p.children.empty()) p.why_not = "the spec declares no launcher-argument tunable";
   return p;
 }
 
@@ -141,44 +148,86 @@ void prefer_neighbours(const std::vector<std::pair<std::int64_t, std::int64_t>>&
 }
 
 // Block-size constants in the source: the usual power-of-two sizes not yet taken.
-Proposal launch_geometry(const Candidate& parent, std::string_view technique,
-                         const LaunchShape& shape) {
+Proposal block_sizes(const Request& r) {
   Proposal p;
   std::vector<std::pair<std::int64_t, std::int64_t>> values;  // (now, proposed) per child
-  for (const LaunchConstant& k : find_launch_constants(parent.source))
+  for (const LaunchConstant& k : find_launch_constants(r.parent.source))
     for (std::int64_t v : {32, 64, 128, 256, 512, 1024}) {
       if (v == k.value) continue;
-      const SourceRewrite r = set_launch_constant(parent.source, k, v);
-      if (!r.changed) continue;
-      Candidate c = child_of(parent, technique, r.description);
-      c.source = r.source;
+      const SourceRewrite w = set_launch_constant(r.parent.source, k, v);
+      if (!w.changed) continue;
+      Candidate c = child_of(r, w.description);
+      c.source = w.source;
       p.children.push_back(std::move(c));
       values.emplace_back(k.value, v);
     }
   if (p.children.empty()) p.why_not = "no compile-time block-size constant in the source";
-  if (!prefer_filling_block(shape, values, p)) prefer_neighbours(values, p);
+  if (!prefer_filling_block(r.shape, values, p)) prefer_neighbours(values, p);
   return p;
+}
+
+Proposal restrict_params(const Request& r) { return rewrite(r, add_restrict(r.parent.source)); }
+
+Proposal launch_bounds(const Request& r) { return rewrite(r, add_launch_bounds(r.parent.source)); }
+
+Proposal loop_unrolling(const Request& r) {
+  return rewrite(r, unroll_constant_loops(r.parent.source));
+}
+
+Proposal fast_math(const Request& r) {
+  return flag(r, "-use_fast_math",
+              "built with -use_fast_math (kept only if it verifies at the kernel's tolerance)");
+}
+
+// One cap at a time: a child drops the parent's earlier cap.
+Proposal register_caps(const Request& r) {
+  Proposal p;
+  for (int cap : {32, 64, 128}) {
+    const std::string f = "--maxrregcount=" + std::to_string(cap);
+    auto single = flag(r, f, "registers capped at " + std::to_string(cap));
+    for (auto& c : single.children) {
+      std::erase_if(c.extra_flags, [&](const std::string& x) {
+        return x != f && x.rfind("--maxrregcount=", 0) == 0;
+      });
+      p.children.push_back(std::move(c));
+    }
+  }
+  if (p.children.empty()) p.why_not = "every cap was tried on this path";
+  return p;
+}
+
+Proposal cache_in_l1(const Request& r) {
+  return flag(r, "-Xptxas=-dlcm=ca", "global loads cached in L1 (-dlcm=ca)");
+}
+
+Proposal native_arch(const Request& r) {
+  if (!r.gpu.has_arch_specific) return declined(r.gpu.arch + " has no arch-specific (a) variant");
+  Candidate c = child_of(r, "built for " + r.gpu.arch + "a");
+  c.arch = r.gpu.arch + "a";
+  return offered(std::move(c));
 }
 
 // The embedded techniques: whether one may apply again on a path that has it
 // (tunables and launch constants take other values; flags and rewrites are done
-// once), and whether its children differ from their parent in source alone.
+// once), whether its children differ from their parent in source alone, and what
+// it proposes.
 struct EmbeddedTechnique {
   std::string_view id;
   bool repeats;
   bool source_only;
+  Proposal (*propose)(const Request&);
 };
 constexpr EmbeddedTechnique kEmbedded[] = {
-    {.id = "restrict_pointers", .repeats = false, .source_only = true},
-    {.id = "launch_bounds", .repeats = false, .source_only = true},
-    {.id = "loop_unrolling", .repeats = false, .source_only = true},
-    {.id = "launch_geometry_tuning", .repeats = true, .source_only = true},
-    {.id = "tile_size_tuning", .repeats = true, .source_only = false},
-    {.id = "occupancy_tuning", .repeats = true, .source_only = false},
-    {.id = "fast_math", .repeats = false, .source_only = false},
-    {.id = "max_register_cap", .repeats = true, .source_only = false},
-    {.id = "cache_loads_in_l1", .repeats = false, .source_only = false},
-    {.id = "target_native_arch", .repeats = false, .source_only = false},
+    {.id = "restrict_pointers", .repeats = false, .source_only = true, .propose = restrict_params},
+    {.id = "launch_bounds", .repeats = false, .source_only = true, .propose = launch_bounds},
+    {.id = "loop_unrolling", .repeats = false, .source_only = true, .propose = loop_unrolling},
+    {.id = "launch_geometry_tuning", .repeats = true, .source_only = true, .propose = block_sizes},
+    {.id = "tile_size_tuning", .repeats = true, .source_only = false, .propose = macro_tunables},
+    {.id = "occupancy_tuning", .repeats = true, .source_only = false, .propose = arg_tunables},
+    {.id = "fast_math", .repeats = false, .source_only = false, .propose = fast_math},
+    {.id = "max_register_cap", .repeats = true, .source_only = false, .propose = register_caps},
+    {.id = "cache_loads_in_l1", .repeats = false, .source_only = false, .propose = cache_in_l1},
+    {.id = "target_native_arch", .repeats = false, .source_only = false, .propose = native_arch},
 };
 
 const EmbeddedTechnique* find_embedded(std::string_view id) {
@@ -212,45 +261,10 @@ bool rewrites_source_only(std::string_view technique) {
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
                  const TargetGpu& gpu, const LaunchShape& shape) {
   const auto* embedded = find_embedded(technique);
-  const bool once = embedded && !embedded->repeats;
-  if (once && on_path(parent, technique)) return declined("already applied on this path");
-  if (technique == "restrict_pointers")
-    return rewrite(parent, technique, add_restrict(parent.source));
-  if (technique == "launch_bounds")
-    return rewrite(parent, technique, add_launch_bounds(parent.source));
-  if (technique == "loop_unrolling")
-    return rewrite(parent, technique, unroll_constant_loops(parent.source));
-  if (technique == "launch_geometry_tuning") return launch_geometry(parent, technique, shape);
-  if (technique == "tile_size_tuning") return tunables(parent, technique, spec, false);
-  if (technique == "occupancy_tuning") return tunables(parent, technique, spec, true);
-  if (technique == "fast_math")
-    return flag(parent, technique, "-use_fast_math",
-                "built with -use_fast_math (kept only if it verifies at the kernel's tolerance)");
-  if (technique == "cache_loads_in_l1")
-    return flag(parent, technique, "-Xptxas=-dlcm=ca", "global loads cached in L1 (-dlcm=ca)");
-  if (technique == "max_register_cap") {
-    Proposal p;
-    for (int cap : {32, 64, 128}) {
-      const std::string f = "--maxrregcount=" + std::to_string(cap);
-      auto single = flag(parent, technique, f, "registers capped at " + std::to_string(cap));
-      for (auto& c : single.children) {
-        // One cap at a time: drop an earlier cap.
-        std::erase_if(c.extra_flags, [&](const std::string& x) {
-          return x != f && x.rfind("--maxrregcount=", 0) == 0;
-        });
-        p.children.push_back(std::move(c));
-      }
-    }
-    if (p.children.empty()) p.why_not = "every cap was tried on this path";
-    return p;
-  }
-  if (technique == "target_native_arch") {
-    if (!gpu.has_arch_specific) return declined(gpu.arch + " has no arch-specific (a) variant");
-    Candidate c = child_of(parent, technique, "built for " + gpu.arch + "a");
-    c.arch = gpu.arch + "a";
-    return offered(std::move(c));
-  }
-  return declined("no embedded applier (needs an LLM backend)");
+  if (!embedded) return declined("no embedded applier (needs an LLM backend)");
+  if (!embedded->repeats && on_path(parent, technique))
+    return declined("already applied on this path");
+  return embedded->propose({parent, technique, spec, gpu, shape});
 }
 
 }  // namespace kblaster

@@ -61,8 +61,8 @@ class OptimizeReportTest : public ::testing::Test {
     result.best_so_far = {0.0, std::log(1.25)};
     result.stop_reason = "breadth 1 x depth 2 spent";
   }
-  Result<nlohmann::json> write(bool apply) {
-    return write_optimize_result(*spec, repo.path(), result, probe, 60.0, out.path(), apply,
+  Result<nlohmann::json> write(WriteBack write_back) {
+    return write_optimize_result(*spec, repo.path(), result, probe, 60.0, out.path(), write_back,
                                  session);
   }
   testing::TempDir repo, out;
@@ -77,7 +77,7 @@ class OptimizeReportTest : public ::testing::Test {
 };
 
 TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
-  auto j = write(false);
+  auto j = write(WriteBack::never);
   ASSERT_TRUE(j.ok()) << j.error().message;
   EXPECT_EQ(testing::read_text(out.path() / "softmax_slow" / "softmax_slow.cu"),
             result.best.source);
@@ -94,7 +94,7 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
 }
 
 TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_TRUE((*j)["applied"].get<bool>());
   const auto saved =
@@ -106,7 +106,7 @@ TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
 
 TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWithoutAVerifiedSpeedup) {
   probe.verdict = Verdict::same, probe.ratio = 0.99;
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
@@ -116,7 +116,7 @@ TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWithoutAVerifiedSpeedup) {
 TEST_F(OptimizeReportTest, ARejectedFinalComparisonHasNoSpeedupAndIsNotApplied) {
   probe.rejected = "candidate 1 failed while timing";
   probe.ratio = 0.0;
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_TRUE((*j)["speedup"]["value"].is_null());
   EXPECT_EQ((*j)["speedup"]["verdict"], "REJECTED");
@@ -126,7 +126,7 @@ TEST_F(OptimizeReportTest, ARejectedFinalComparisonHasNoSpeedupAndIsNotApplied) 
 
 TEST_F(OptimizeReportTest, ApplyNeverOverwritesASourceEditedDuringTheSearch) {
   repo.write(spec->source, result.baseline.source + "// edited meanwhile\n");
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_THAT(progress.str(), HasSubstr("changed since the search read it"));
@@ -135,7 +135,7 @@ TEST_F(OptimizeReportTest, ApplyNeverOverwritesASourceEditedDuringTheSearch) {
 
 TEST_F(OptimizeReportTest, ApplyRefusesASpeedupThatNeedsBuildSettings) {
   result.best.extra_flags = {"-use_fast_math"};
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_THAT(progress.str(), HasSubstr("measured with build settings the source alone"));
@@ -144,7 +144,7 @@ TEST_F(OptimizeReportTest, ApplyRefusesASpeedupThatNeedsBuildSettings) {
 
 TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWhenSoftVerificationFails) {
   result.soft_verification = {"creates or holds a stream of its own, which the baseline does not"};
-  auto j = write(true);
+  auto j = write(WriteBack::if_verified);
   ASSERT_TRUE(j.ok());
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
@@ -154,7 +154,7 @@ TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWhenSoftVerificationFails) {
 TEST_F(OptimizeReportTest, SettingsBeyondTheSourceAreListedNotWritten) {
   result.best.extra_flags = {"-use_fast_math"};
   result.best.launcher_args = {{"block_size", 256}};
-  auto j = write(false);
+  auto j = write(WriteBack::never);
   ASSERT_TRUE(j.ok());
   ASSERT_EQ((*j)["settings_needed"].size(), 2u);
   EXPECT_EQ((*j)["settings_needed"][0], "nvcc_flags: add \"-use_fast_math\"");

@@ -124,6 +124,15 @@ TEST_F(KbStoreTest, LessonsAreKeptOncePerContentOldestFirst) {
   EXPECT_FALSE((*got)[0].id.empty());
 }
 
+// KB files key lessons by these ids, so the derivation must never change.
+TEST_F(KbStoreTest, ALessonsContentIdIsPinned) {
+  ASSERT_TRUE(store_->add_lesson({"", "memory_bound", "vectorize", "earlier", 10}).ok());
+  Result<std::vector<Lesson>> got = store_->lessons("memory_bound", "vectorize");
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_EQ((*got)[0].id, "747a98a928690efd");
+}
+
 TEST(KbStoreOpenTest, AnUncreatableDirectoryIsAnErrorNamingTheFile) {
   testing::TempDir dir;
   const auto blocker = dir.write("blocker", "a file, not a directory");

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "core/stable_hash.h"
+
 namespace kblaster {
 namespace {
 
