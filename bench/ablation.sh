@@ -12,7 +12,9 @@
 #         calls: carry the first call's ablation/ folder back in the working tree and point
 #         KB_DIR at it (a path relative to the repository root works).
 # Environment:
-#   OUT      output root (default /tmp/out); everything goes under $OUT/ablation.
+#   OUT      output root (default /tmp/out); everything goes under $OUT/ablation, unless
+#   ABLATION_DIR names that folder itself (e.g. one in the working tree, for RESUME),
+#            which leaves the device tool's $OUT free for what the call sends back.
 #   SEEDS    search seeds, space-separated (e.g. SEEDS="7 11 13"). When unset, the one
 #            SEED argument is used and the layout is the one-seed layout below; when set
 #            (even to one seed), the SEED argument is ignored and each seed s gets its
@@ -31,9 +33,10 @@
 #            its own.
 #   RESUME   when 1, a (phase, seed, kernel) whose result.json exists is not run again, so
 #            a run cut by a call's time limit is completed by the next call (carry the
-#            output folder in the working tree and point OUT at it).
+#            output folder in the working tree and point ABLATION_DIR at it).
 #   DEADLINE a Unix time: no run starts unless it can end before it (MAX_TIME + 60 s).
 #            Runs left out say so and are reported as missing by the table.
+# $OUT/ablation below means ABLATION_DIR where that is set.
 # Layout of a seed's folder ($OUT/ablation without SEEDS, $OUT/ablation/seed_<s> with):
 #   cold_<k>/<k>/result.json, cold_<k>.json, cold_<k>.log, kb_<k>.sqlite     (cold)
 #   warm_<k>/<k>/result.json, warm_<k>.json, warm_<k>.log, warm_for_<k>.sqlite,
@@ -58,7 +61,7 @@ case "$PHASE" in
   cold | warm | both) ;;
   *) echo "unknown phase $PHASE (cold, warm or both)" >&2; exit 2;;
 esac
-ROOT=${OUT:-/tmp/out}/ablation
+ROOT=${ABLATION_DIR:-${OUT:-/tmp/out}/ablation}
 KB_ROOT=${KB_DIR:-$ROOT}
 if [[ -n ${SEEDS+set} ]]; then
   read -ra seeds <<<"$SEEDS"
