@@ -28,9 +28,12 @@
 #            every other kernel's cold KB, and the table covers every kernel.
 #   LANES    GPU lanes (default the number of GPUs nvidia-smi lists).
 #   TRAIN_SEEDS  the seeds whose cold KBs train each warm KB (default: the warm run's own
-#            seed). With TRAIN_SEEDS="7 11 13" a kernel's warm KB merges the other kernels'
-#            cold KBs of all three seeds: more of the other kernels' experience, none of
-#            its own.
+#            seed; needs SEEDS). With TRAIN_SEEDS="7 11 13" a kernel's warm KB merges the
+#            other kernels' cold KBs of all three seeds: more of the other kernels'
+#            experience, none of its own. Every training run must have finished (its
+#            result.json exists), or the warm run is not started.
+#   TRAIN_DIR  where the TRAIN_SEEDS cold runs are, as seed_<s>/ folders (default KB_DIR),
+#            so new seeds can be compared in a folder of their own against earlier training.
 #   RESUME   when 1, a (phase, seed, kernel) whose result.json exists is not run again, so
 #            a run cut by a call's time limit is completed by the next call (carry the
 #            output folder in the working tree and point ABLATION_DIR at it).
@@ -71,9 +74,19 @@ else
   per_seed=0
 fi
 ((${#seeds[@]} >= 1)) || { echo "SEEDS is set but empty" >&2; exit 2; }
-for s in "${seeds[@]}"; do
+read -ra train_seeds <<<"${TRAIN_SEEDS:-}"
+for s in "${seeds[@]}" "${train_seeds[@]}"; do
   [[ $s =~ ^[0-9]+$ ]] || { echo "search seed '$s' is not a non-negative integer" >&2; exit 2; }
 done
+if ((${#train_seeds[@]} > 0 && !per_seed)); then
+  echo "TRAIN_SEEDS needs SEEDS (the per-seed layout)" >&2
+  exit 2
+fi
+[[ -z ${DEADLINE:-} || $DEADLINE =~ ^[0-9]+$ ]] || {
+  echo "DEADLINE '$DEADLINE' is not a Unix time in seconds" >&2
+  exit 2
+}
+TRAIN_ROOT=${TRAIN_DIR:-$KB_ROOT}
 
 dir_of() { if ((per_seed)); then echo "$ROOT/seed_$1"; else echo "$ROOT"; fi; }     # dir_of SEED
 kb_dir_of() { if ((per_seed)); then echo "$KB_ROOT/seed_$1"; else echo "$KB_ROOT"; fi; }
@@ -88,7 +101,10 @@ for k in $kernels; do
 done
 for s in "${seeds[@]}"; do mkdir -p "$(dir_of "$s")"; done
 echo "ablation $PHASE: breadth $B, depth $DEPTH, $T s per kernel, search seed(s) ${seeds[*]}," \
-  "kernels $kernels, $LANES GPU lane(s)"
+  "kernels $kernels, $LANES GPU lane(s), folder $ROOT," \
+  "warm KBs from $( ((${#train_seeds[@]})) && echo "seeds ${train_seeds[*]} in $TRAIN_ROOT" ||
+    echo "each run's own seed in $KB_ROOT")," \
+  "resume ${RESUME:-0}, deadline ${DEADLINE:-none}"
 
 run() {  # run SEED NAME KERNEL KB
   local dir tag rc
@@ -112,9 +128,21 @@ warm() {  # warm SEED KERNEL
   dir=$(dir_of "$s")
   rm -rf "${dir:?}/warm_$k" "$dir/warm_$k.json" "$dir/warm_$k.log" "$dir/merge_$k.log" \
     "$dir/warm_for_$k.sqlite"{,-shm,-wal,-journal}
-  for t in ${TRAIN_SEEDS:-$s}; do
-    for o in $all; do [[ $o == "$k" ]] || others+=(--from "$(kb_dir_of "$t")/kb_$o.sqlite"); done
-  done
+  if ((${#train_seeds[@]} == 0)); then
+    for o in $all; do [[ $o == "$k" ]] || others+=(--from "$(kb_dir_of "$s")/kb_$o.sqlite"); done
+  else
+    for t in "${train_seeds[@]}"; do
+      for o in $all; do
+        [[ $o == "$k" ]] && continue
+        if [[ ! -f $TRAIN_ROOT/seed_$t/cold_$o/$o/result.json ]]; then
+          echo "seed_$s/warm_$k: not started, training run seed_$t/cold_$o is incomplete" \
+            "(no $TRAIN_ROOT/seed_$t/cold_$o/$o/result.json)"
+          return
+        fi
+        others+=(--from "$TRAIN_ROOT/seed_$t/kb_$o.sqlite")
+      done
+    done
+  fi
   if ! "$D/kblaster" kb merge examples/kernels --kb "$dir/warm_for_$k.sqlite" "${others[@]}" \
     >"$dir/merge_$k.log" 2>&1; then
     echo "$( ((per_seed)) && echo "seed_$s/")warm_$k: kb merge failed: $(tail -1 "$dir/merge_$k.log")"

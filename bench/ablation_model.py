@@ -3,14 +3,15 @@
 It is a model, not a measurement: claims rest on bench/ablation.sh runs on the H200.
 
 Each example kernel is reduced to its baseline state and, per embedded technique, the kept
-log gains of the children that technique proposed in the H200 logs of 2026-11-30
-(bench/results/2026-11-30-h200/session3 and session4): a child that was SLOWER or SAME
-keeps 0. "argued" marks a technique whose first child is the one the profile argues for;
+log gains of the children that technique proposed in the H200 logs of 2026-11-30 up to
+session 3 (bench/results/2026-11-30-h200/, read before session 4's runs): a child that was
+SLOWER or SAME keeps 0. "argued" marks a technique whose first child is the one the profile argues for;
 "neighbours" one that draws its first child between two (half and twice a block size).
 The search mirrors src/search: rollouts of `depth` steps from the best so far, a technique
 tried once per parent, patience 2, the KB updated after each rollout; predictions follow
 src/kb/prediction.h (exact state, else the state's class, else the catalogue prior, with
-min_evidence 3 and prior_weight 10). Evaluations are capped at 8 (the 60 s limit).
+min_evidence 3 and prior_weight 10). Evaluations are capped by breadth x depth (12) only:
+the 60 s limit, which cut the H200 runs at 6 to 12 evaluations, is not modelled.
 
 For each seed: a cold run per kernel (empty KB), then per kernel a warm run whose KB holds
 the other kernels' cold runs of TRAIN seeds. Prints warm wins / cold wins / even, counted
@@ -88,7 +89,7 @@ def choose(predicted, eligible, rng, rule):
     return rng.choices(top, weights)[0]
 
 
-def search(kernel, kb, rng, rule, unit_sd, cap=8):
+def search(kernel, kb, rng, rule, unit_sd, cap=12):
     """Best-so-far log gain after each evaluation, and the KB rows the run added."""
     state, techniques = KERNELS[kernel]
     left = {t: list(children) for t, children in techniques.items()}

@@ -33,10 +33,15 @@ bool raw_prefix(std::string_view word) {
   return word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR";
 }
 
+// Whether the newline at `i` is spliced away: a backslash ends its line, before a CR or not.
+bool spliced(std::string_view s, std::size_t i) {
+  return (i >= 1 && s[i - 1] == '\\') || (i >= 2 && s[i - 1] == '\r' && s[i - 2] == '\\');
+}
+
 // The comment from the "//" at `at` to its line's end; a backslash-newline continues it.
 SourceRegion line_comment(std::string_view s, std::size_t at) {
   std::size_t end = at + 2;
-  while (end < s.size() && !(s[end] == '\n' && s[end - 1] != '\\')) ++end;
+  while (end < s.size() && !(s[end] == '\n' && !spliced(s, end))) ++end;
   return {RegionKind::comment, at, end, at + 2, end, true};
 }
 
@@ -59,13 +64,20 @@ SourceRegion raw_string(std::string_view s, std::size_t at) {
 }
 
 // The string or character literal whose opening quote is at `at`. A backslash
-// escapes the next character unless that is a newline, where the literal ends.
+// escapes the next character; a backslash-newline (CR LF too) is spliced away and
+// continues the literal; any other newline ends it, unclosed.
 SourceRegion quoted_literal(std::string_view s, std::size_t at) {
   const char quote = s[at];
   const auto kind = quote == '"' ? RegionKind::string_literal : RegionKind::char_literal;
   std::size_t end = at + 1;
-  while (end < s.size() && s[end] != quote && s[end] != '\n')
-    end += s[end] == '\\' && end + 1 < s.size() && s[end + 1] != '\n' ? 2 : 1;
+  while (end < s.size() && s[end] != quote && s[end] != '\n') {
+    if (s[end] != '\\' || end + 1 >= s.size()) {
+      ++end;
+    } else {
+      const bool crlf = s[end + 1] == '\r' && end + 2 < s.size() && s[end + 2] == '\n';
+      end += crlf ? 3 : 2;
+    }
+  }
   if (end < s.size() && s[end] == quote) return {kind, at, end + 1, at + 1, end, true};
   return {kind, at, end, at + 1, end, false};
 }

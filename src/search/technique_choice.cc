@@ -49,7 +49,7 @@ TechniqueChoice exploit(const std::vector<const Prediction*>& ranked, const Choi
   double sum = 0.0;
   for (std::size_t i : order) sum += share[i];
   const double u = random.uniform() * sum;
-  std::size_t pick = order.back();  // rounding may leave the cumulative sum just below u
+  std::size_t pick = order.back();  // not reached: u < sum, summed in the same order
   double cumulative = 0.0;
   for (std::size_t i : order) {
     cumulative += share[i];

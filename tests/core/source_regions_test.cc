@@ -47,6 +47,8 @@ TEST(SourceRegions, FindsLineAndBlockComments) {
 
 TEST(SourceRegions, ABackslashNewlineContinuesALineComment) {
   EXPECT_EQ(non_code("// one \\\n still one\ncode;"), (Texts{"c:// one \\\n still one"}));
+  EXPECT_EQ(non_code("// one \\\r\n still one\r\ncode;"), (Texts{"c:// one \\\r\n still one\r"}))
+      << "a CR LF file continues it as nvcc does";
 }
 
 TEST(SourceRegions, CommentMarkersInsideLiteralsAreText) {
@@ -93,8 +95,9 @@ TEST(SourceRegions, AnOrdinaryLiteralEndsAtItsLine) {
   const std::string_view source = "s = \"open\nint x; // c\n";
   EXPECT_EQ(non_code(source), (Texts{"s:\"open", "c:// c"}));
   EXPECT_FALSE(lex_regions(source)[1].closed);
-  EXPECT_EQ(non_code("s = \"a \\\nb\";"), (Texts{"s:\"a \\", "s:\";"}))
-      << "a backslash-newline does not continue it";
+  EXPECT_EQ(non_code("s = \"a \\\nb\"; g();"), (Texts{"s:\"a \\\nb\""}))
+      << "a backslash-newline continues it (the line is spliced first)";
+  EXPECT_EQ(non_code("s = \"a \\\r\nb\"; g();"), (Texts{"s:\"a \\\r\nb\""})) << "CR LF too";
 }
 
 TEST(BlankSource, KeepsNewlinesOffsetsAndQuotes) {
