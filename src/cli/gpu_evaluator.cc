@@ -193,6 +193,7 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
   const double start = clock_.now_seconds();
   auto ran = run_under_ncu(*setup_.ncu, as_kernel_build(setup_.spec, *b), size,
                            NcuMetrics::kblaster_list, csv, 300.0);
+  profile_seconds_ += clock_.now_seconds() - start;
   gpu_seconds_ += clock_.now_seconds() - start;
   if (!ran) return ran.error();
   if (ran->problem) {

@@ -55,6 +55,10 @@ class ResultProbe {
   virtual Result<std::optional<ProfileReport>> profile(const Candidate& c, std::string& why) = 0;
   // Seconds the GPU was busy so far.
   virtual double gpu_seconds() const = 0;
+  // The part of gpu_seconds spent under ncu. ncu's wall time counts as busy, though much
+  // of it is ncu's own host work between replays, so a report shows it beside the idle
+  // share, which it lowers.
+  virtual double profile_seconds() const = 0;
 };
 
 class GpuEvaluator final : public Evaluator, public ResultProbe {
@@ -78,6 +82,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // host-side work included) and seconds the search waited for builds, for the
   // run's GPU idle share.
   double gpu_seconds() const override { return gpu_seconds_; }
+  double profile_seconds() const override { return profile_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
  private:
@@ -94,7 +99,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Clock& clock_;
   Compiler& compiler_;
   BuildPool pool_;
-  double gpu_seconds_ = 0.0, build_seconds_ = 0.0;
+  double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
   struct Profiled {
     std::optional<ProfileReport> report;

@@ -77,6 +77,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                       {"evaluations_to_95_percent", evaluations_to_reach(r.best_so_far, 0.95)},
                       {"soft_verification", r.soft_verification},
                       {"seconds", seconds},
+                      {"gpu_busy_seconds", evaluator.gpu_seconds()},
+                      {"ncu_seconds", evaluator.profile_seconds()},
                       {"gpu_idle_share",
                        seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
   nlohmann::json steps = nlohmann::json::array();
@@ -147,7 +149,11 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   if (changed) session.progress << " via";
   for (const auto& t : best.path) session.progress << " " << t;
   session.progress << "; " << r.stop_reason << "; GPU idle "
-                   << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%\n";
+                   << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%";
+  if (seconds > 0 && evaluator.profile_seconds() > 0)
+    session.progress << " (ncu " << static_cast<int>(evaluator.profile_seconds() / seconds * 100)
+                     << "% of the time, counted busy)";
+  session.progress << "\n";
   if (delta) print_profile_delta(session.progress, *delta);
   for (const auto& f : r.soft_verification)
     session.progress << "  soft verification: " << f << "\n";

@@ -39,6 +39,8 @@ class ScriptedProbe final : public ResultProbe {
     return std::optional<ProfileReport>();
   }
   double gpu_seconds() const override { return 30.0; }
+  double profile_seconds() const override { return ncu_seconds; }
+  double ncu_seconds = 0.0;
 };
 
 class OptimizeReportTest : public ::testing::Test {
@@ -88,9 +90,21 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
   EXPECT_EQ(saved["speedup"]["verdict"], "FASTER");
   EXPECT_EQ(saved["evaluations_to_95_percent"], 2);
   EXPECT_NEAR(saved["gpu_idle_share"].get<double>(), 0.5, 1e-9);
+  EXPECT_NEAR(saved["gpu_busy_seconds"].get<double>(), 30.0, 1e-9);
+  EXPECT_NEAR(saved["ncu_seconds"].get<double>(), 0.0, 1e-9);
+  EXPECT_THAT(progress.str(), HasSubstr("; GPU idle 50%\n")) << "no ncu, nothing to say of it";
   EXPECT_EQ(saved["profile_delta_missing"], "no ncu here");
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
   EXPECT_EQ(probe.compares, 1) << "the speedup is a fresh A/B, not the product of steps";
+}
+
+TEST_F(OptimizeReportTest, TheIdleShareSaysHowMuchOfTheBusyTimeWasNcu) {
+  probe.ncu_seconds = 12.0;  // of the 30 busy seconds, in a 60 s search
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_NEAR((*j)["ncu_seconds"].get<double>(), 12.0, 1e-9);
+  EXPECT_NEAR((*j)["gpu_idle_share"].get<double>(), 0.5, 1e-9);
+  EXPECT_THAT(progress.str(), HasSubstr("GPU idle 50% (ncu 20% of the time, counted busy)\n"));
 }
 
 TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
