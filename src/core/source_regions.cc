@@ -8,7 +8,6 @@ namespace {
 
 constexpr auto npos = std::string_view::npos;
 
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
 
 // What the run of identifier characters just before the cursor is: a raw string's
@@ -24,8 +23,8 @@ SourceRegion code(std::size_t begin, std::size_t end) {
 // before an identifier character, and a sign after an exponent letter.
 bool continues_number(std::string_view s, std::size_t i) {
   const char c = s[i];
-  if (identifier_char(c) || c == '.') return true;
-  if (c == '\'') return i + 1 < s.size() && identifier_char(s[i + 1]);
+  if (is_identifier_char(c) || c == '.') return true;
+  if (c == '\'') return i + 1 < s.size() && is_identifier_char(s[i + 1]);
   return (c == '+' || c == '-') && std::string_view("eEpP").find(s[i - 1]) != npos;
 }
 
@@ -95,6 +94,14 @@ std::optional<SourceRegion> region_at(std::string_view s, std::size_t i, std::st
 
 }  // namespace
 
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::size_t number_end(std::string_view source, std::size_t begin) {
+  std::size_t i = begin + 1;
+  while (i < source.size() && continues_number(source, i)) ++i;
+  return i;
+}
+
 std::vector<SourceRegion> lex_regions(std::string_view s) {
   std::vector<SourceRegion> regions;
   std::size_t code_begin = 0;
@@ -114,10 +121,10 @@ std::vector<SourceRegion> lex_regions(std::string_view s) {
       continue;
     }
     const char c = s[i];
-    if (identifier_char(c) && word == Word::none) {
+    if (is_identifier_char(c) && word == Word::none) {
       word = digit(c) ? Word::number : Word::identifier;
       word_begin = i;
-    } else if (!identifier_char(c)) {
+    } else if (!is_identifier_char(c)) {
       word = c == '.' && i + 1 < s.size() && digit(s[i + 1]) ? Word::number : Word::none;  // .5
     }
     ++i;

@@ -39,6 +39,14 @@ struct SourceRegion {
 // raw string runs to the end.
 std::vector<SourceRegion> lex_regions(std::string_view source);
 
+// A letter, digit or '_': a character of an identifier or of a number.
+bool is_identifier_char(char c);
+
+// The end of the preprocessing number (16, 16.0f, 1e-16, 0x10u, 0xFF'FF) that starts
+// at `begin`: identifier characters, '.', a digit separator before an identifier
+// character, and a sign after e, E, p or P. `begin` must be a valid offset.
+std::size_t number_end(std::string_view source, std::size_t begin);
+
 // What blank_source replaces with spaces.
 enum class Blank {
   comments,

@@ -25,8 +25,6 @@ struct Token {
   std::optional<std::string_view> string;  // a string literal's text
 };
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 // Appends the tokens of `code`, which holds no comment or literal, so a quote in it
 // is a digit separator.
 void tokenize_code(std::string_view code, std::vector<Token>& out) {
@@ -40,10 +38,10 @@ void tokenize_code(std::string_view code, std::vector<Token>& out) {
       i = e;
       continue;
     }
-    if (ident_char(c)) {
-      while (e < code.size() &&
-             (ident_char(code[e]) || (number && (code[e] == '.' || code[e] == '\''))))
-        ++e;
+    if (number) {
+      e = number_end(code, i);
+    } else if (is_identifier_char(c)) {
+      while (e < code.size() && is_identifier_char(code[e])) ++e;
     } else if (kPairs.count(code.substr(i, 2))) {
       e = i + 2;
     }
@@ -137,7 +135,8 @@ class Scan {
   const std::optional<std::string_view>& string(size_t i) const { return t_[i].string; }
   size_t match(size_t i) const { return match_[i]; }
   static bool is_ident(std::string_view x) {
-    return !x.empty() && ident_char(x[0]) && !std::isdigit(static_cast<unsigned char>(x[0]));
+    return !x.empty() && is_identifier_char(x[0]) &&
+           !std::isdigit(static_cast<unsigned char>(x[0]));
   }
   bool contains(size_t from, size_t to, std::string_view x) const {
     for (; from < to && from < n_; ++from)
@@ -271,8 +270,8 @@ CodeSignature read_signature(std::string_view source) {
   for (const Feature& f : kFeatures) {
     for_each_word(f.ptx, [&](std::string_view m) {
       for (size_t at = ptx.find(m); at != ptx.npos && !(sig.*f.flag); at = ptx.find(m, at + 1))
-        sig.*f.flag =
-            !ident_char(m[0]) || at == 0 || !(ident_char(ptx[at - 1]) || ptx[at - 1] == '.');
+        sig.*f.flag = !is_identifier_char(m[0]) || at == 0 ||
+                      !(is_identifier_char(ptx[at - 1]) || ptx[at - 1] == '.');
     });
   }
   return sig;

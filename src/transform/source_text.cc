@@ -7,8 +7,6 @@
 
 namespace kblaster {
 
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 std::string mask_source(std::string_view source) {
   return blank_source(source, Blank::comments_and_literals);
 }
@@ -69,18 +67,6 @@ bool is_integer_literal(std::string_view text) {
   return !text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) &&
          std::all_of(text.begin(), text.end(),
                      [](char c) { return is_identifier_char(c) || c == '\''; });
-}
-
-std::size_t number_end(std::string_view masked, std::size_t begin) {
-  std::size_t i = begin;
-  while (++i < masked.size()) {
-    const char c = masked[i];
-    const bool exponent_sign =
-        (c == '+' || c == '-') &&
-        std::string_view("eEpP").find(masked[i - 1]) != std::string_view::npos;
-    if (!is_identifier_char(c) && c != '\'' && c != '.' && !exponent_sign) break;
-  }
-  return i;
 }
 
 bool is_literal_token(std::string_view masked, Span span) {

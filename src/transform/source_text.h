@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/source_regions.h"  // is_identifier_char, number_end: the lexer's own rules
+
 namespace kblaster {
 
 // A half-open range [begin, end) of offsets into a source.
@@ -25,8 +27,6 @@ struct Span {
 // so lengths, offsets and lines match. Knows raw strings and digit separators
 // (blank_source in core/source_regions.h).
 std::string mask_source(std::string_view source);
-
-bool is_identifier_char(char c);
 
 // Offsets at which `word` occurs as a whole identifier in `masked`, in order.
 std::vector<std::size_t> find_words(std::string_view masked, std::string_view word);
@@ -51,11 +51,6 @@ std::vector<Span> split_top_level(std::string_view masked, Span range, char sepa
                                   AngleBrackets angles = AngleBrackets::operators);
 
 Span trim(std::string_view masked, Span range);
-
-// The end of the preprocessing-number token (16, 16.0f, 1e-16, 0x10u, 1'000)
-// that starts at `begin`: digits, letters, '_', '.', digit separators, and a
-// sign after e, E, p or P. `begin` must be a valid offset into `masked`.
-std::size_t number_end(std::string_view masked, std::size_t begin);
 
 // Whether `text` is an integer literal: starts with a digit, then only
 // identifier characters and digit separators. Does not check the digits.

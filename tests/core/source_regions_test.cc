@@ -119,5 +119,13 @@ TEST(BlankSource, DigitSeparatorsHideNoComment) {
   EXPECT_EQ(blank_source("x = 1'0; // '", Blank::comments_and_literals), "x = 1'0;     ");
 }
 
+TEST(NumberEnd, TakesOnePreprocessingNumberWhole) {
+  EXPECT_EQ(number_end("0xFF'FF;", 0), 7u);
+  EXPECT_EQ(number_end("1e-16)", 0), 5u) << "a sign after an exponent letter";
+  EXPECT_EQ(number_end("16.0f + 1", 0), 5u);
+  EXPECT_EQ(number_end("16' ", 0), 2u) << "a quote is a separator only before a digit or letter";
+  EXPECT_EQ(number_end("8-1", 0), 1u);
+}
+
 }  // namespace
 }  // namespace kblaster
