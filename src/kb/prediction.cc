@@ -82,6 +82,21 @@ Prediction estimate(const TechniqueStats& s, const Prior& prior, const Predictio
   return p;
 }
 
+// The header's borrowed-level formulas: `s` measured a neighbouring state or arch.
+Prediction estimate_borrowed(const TechniqueStats& s, const Prior& prior, bool has_prior,
+                             const PredictionOptions& o) {
+  Prediction own = estimate(s, Prior{}, o);  // k = 0: g = (n/a) * m, s_eff / sqrt(max(n, 1))
+  const double v = own.uncertainty * own.uncertainty + o.borrow_sd * o.borrow_sd;
+  own.uncertainty = std::sqrt(v);
+  if (!has_prior) return own;
+  const double k = o.prior_weight * prior.confidence;
+  const double v_p = o.unit_sd * o.unit_sd / std::max(k, 1.0);
+  const double w = 1.0 / v + 1.0 / v_p;
+  own.expected_log_speedup = (own.expected_log_speedup / v + prior.expected_log_speedup / v_p) / w;
+  own.uncertainty = std::sqrt(1.0 / w);
+  return own;
+}
+
 }  // namespace
 
 const char* prediction_source_name(Prediction::Source source) {
@@ -127,7 +142,9 @@ Result<std::vector<Prediction>> predict(const Store& store, const Catalogue& cat
     p.source = has_prior ? Prediction::Source::prior : Prediction::Source::none;
     for (const auto& [stats, source] : order) {
       if (stats->attempts < options.min_evidence) continue;
-      p = estimate(*stats, prior, options);
+      p = source == Prediction::Source::exact
+              ? estimate(*stats, prior, options)
+              : estimate_borrowed(*stats, prior, has_prior, options);
       p.source = source;
       break;
     }

@@ -16,12 +16,20 @@
 //   mu  = (n*m + k*p) / (n + k)            shrunk mean log speedup of a measured step (0 if n+k=0);
 //   rho = (n + k) / (a + k)                chance a step is measured (1 if a+k=0);
 //   expected_log_speedup = rho * mu        a compile or verify failure scores 0 (the parent is
-//   kept),
-//                                          so failures pull the gain toward 0;
+//                                          kept), so failures pull the gain toward 0;
 //   s_eff^2 = ((n-1)*s^2 + unit_sd^2) / n  (unit_sd^2 when n = 0): one pseudo-observation of
 //                                          unit_sd^2 so identical rewards never claim zero spread;
 //   uncertainty = s_eff / sqrt(max(n + k, 1)).
 // The prior level is the same with n = a = 0; none is additionally k = 0.
+// Borrowed levels (similar_state, other_arch) measure a neighbour, whose gain differs from this
+// state's by about borrow_sd. Their measurements give g = (n/a) * m with variance
+// v = s_eff^2 / max(n, 1) + borrow_sd^2 (g = 0 if n = 0), combined with the prior by precision:
+//   without a prior   expected_log_speedup = g,  uncertainty = sqrt(v);
+//   with one          v_p = unit_sd^2 / max(k, 1);  w = 1/v + 1/v_p;
+//                     expected_log_speedup = (g/v + p/v_p) / w,  uncertainty = sqrt(1 / w).
+// So no number of steps measured elsewhere claims to know this state's gain better than
+// borrow_sd: many no-gain steps on other kernels' states do not make a technique look like a
+// known dud here.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +62,11 @@ struct PredictionOptions {
   // slower or equal child), and the H200 runs of 2026-11-30 measured per-technique spreads of
   // 0.03 to 0.13; 0.3 dated from raw log speedups, whose slow children reached -1.4.
   double unit_sd = 0.1;
+  // Spread of a technique's gain between states of one class, or one state's archs. The H200
+  // runs of 2026-11-30 saw gaps of 0.18 (launch geometry: none in memory.dram_saturated, +20%
+  // in memory.l1_bound) and 0.21 (fast math: none in launch.too_small, +23% in
+  // launch.grid_undersized); 0.1 keeps borrowed evidence as an informed guess, not a verdict.
+  double borrow_sd = 0.1;
 };
 
 // One Prediction per catalogue technique, best expected gain first (ties by technique id).

@@ -62,6 +62,14 @@ class KbPredictionTest : public ::testing::Test {
     ADD_FAILURE() << "no prediction for " << technique;
     return {};
   }
+  // A catalogue technique that has no prior in `state` ("" if every one has).
+  std::string technique_without_prior(const char* state) const {
+    const PerfStateInfo* info = catalogue_.find_state(state);
+    std::string bare;
+    for (const Technique& t : catalogue_.techniques)
+      if (!info->priors.contains(t.id)) bare = t.id;
+    return bare;
+  }
   Prior prior_of(const char* state, const char* technique) const {
     return catalogue_.find_state(state)->priors.at(technique);
   }
@@ -165,10 +173,7 @@ TEST_F(KbPredictionTest, RepeatedFailuresPullTheGainTowardZero) {
 }
 
 TEST_F(KbPredictionTest, WithoutAPriorMeasurementsStandAlone) {
-  const PerfStateInfo* info = catalogue_.find_state(kState);
-  std::string bare;
-  for (const Technique& t : catalogue_.techniques)
-    if (!info->priors.contains(t.id)) bare = t.id;
+  const std::string bare = technique_without_prior(kState);
   ASSERT_FALSE(bare.empty());
   record(
       kState, bare, "sm_90",
@@ -178,6 +183,51 @@ TEST_F(KbPredictionTest, WithoutAPriorMeasurementsStandAlone) {
   EXPECT_NEAR(p.expected_log_speedup, 0.1 * 2.0 / 3.0, 1e-12);  // mean 0.1, rho 2/3
   // s^2 = 0.08; s_eff^2 = (0.08 + 0.01) / 2; n + k = 2.
   EXPECT_NEAR(p.uncertainty, std::sqrt(0.09 / 2.0 / 2.0), 1e-12);
+}
+
+// Hand-computed: forty no-gain steps in a sibling state -> n = a = 40, g = 0,
+// v = (0.01 / 40) / 40 + 0.1^2; the prior p = 0.1, c = 0.5 -> k = 5, v_p = 0.01 / 5.
+//   w = 1/v + 1/v_p;  gain = (0.1 / v_p) / w (about 0.083);  uncertainty = sqrt(1 / w).
+// Without borrow_sd the forty steps would count as forty observations of this state:
+// gain 0.5 / 45 (about 0.011) with uncertainty under 0.002, a known dud.
+TEST_F(KbPredictionTest, StepsInAnotherStateInformButDoNotOutvoteThePrior) {
+  const Prior prior = prior_of(kState, kTechnique);
+  ASSERT_DOUBLE_EQ(prior.expected_log_speedup, 0.1) << "catalogue changed; recompute";
+  ASSERT_DOUBLE_EQ(prior.confidence, 0.5) << "catalogue changed; recompute";
+  record_measured(kSibling, kTechnique, "sm_90", 40, 0.0);
+  Prediction p = find(kState, "sm_90", kTechnique);
+  EXPECT_EQ(p.source, Prediction::Source::similar_state);
+  EXPECT_EQ(p.evidence, 40);
+  const double v = 0.01 / 40.0 / 40.0 + 0.01;
+  const double w = 1.0 / v + 5.0 / 0.01;
+  EXPECT_NEAR(p.expected_log_speedup, 0.1 * 5.0 / 0.01 / w, 1e-12);
+  EXPECT_NEAR(p.uncertainty, std::sqrt(1.0 / w), 1e-12);
+  EXPECT_GT(p.expected_log_speedup, 0.08);
+
+  PredictionOptions trusting;  // borrowed steps counted as this state's own
+  trusting.borrow_sd = 0.0;
+  EXPECT_LT(find(kState, "sm_90", kTechnique, trusting).expected_log_speedup, 0.02);
+}
+
+TEST_F(KbPredictionTest, BorrowedEvidenceWithoutAPriorKeepsAtLeastTheBorrowSpread) {
+  const std::string bare = technique_without_prior(kState);
+  ASSERT_FALSE(bare.empty());
+  record_measured(kSibling, bare, "sm_90", 40, 0.0);
+  record_measured(kState, bare, "sm_80", 2, 0.3);
+  record(kSibling, bare, "sm_90", {{StepOutcome::compile_failure, 0.0}});
+  Prediction similar = find(kState, "sm_90", bare);
+  EXPECT_EQ(similar.source, Prediction::Source::similar_state);
+  EXPECT_EQ(similar.expected_log_speedup, 0.0);
+  // n = 40, a = 41: s_eff^2 = 0.01 / 40, v = s_eff^2 / 40 + 0.01.
+  EXPECT_NEAR(similar.uncertainty, std::sqrt(0.01 / 1600.0 + 0.01), 1e-12);
+
+  record_measured(kState, bare, "sm_80", 1, 0.3);  // now 3 on sm_80
+  Prediction arch = find(kState, "sm_100", bare);
+  EXPECT_EQ(arch.source, Prediction::Source::other_arch);
+  // n = a = 3, mean 0.3, s^2 = 0: g = 0.3, v = (0.01 / 3) / 3 + 0.01.
+  EXPECT_NEAR(arch.expected_log_speedup, 0.3, 1e-12);
+  EXPECT_NEAR(arch.uncertainty, std::sqrt(0.01 / 9.0 + 0.01), 1e-12);
+  EXPECT_GE(arch.uncertainty, PredictionOptions{}.borrow_sd);
 }
 
 TEST_F(KbPredictionTest, SortedByGainDescendingThenById) {
