@@ -58,12 +58,13 @@ Result<ExitCode> show(const Store& store, const KbOptions& options, Session& ses
                       {"uncertainty", p.uncertainty},
                       {"source", prediction_source_name(p.source)},
                       {"evidence", p.evidence},
-                      {"attempts", p.attempts}});
+                      {"attempts", p.attempts},
+                      {"attempts_here", p.attempts_here}});
       if (!options.common.json)
         session.out << "  " << p.technique << "  " << percent_gain(p.expected_log_speedup) << " ± "
                     << percent_gain(p.uncertainty).substr(1) << "  from "
                     << prediction_source_name(p.source) << " (" << p.evidence << " measured of "
-                    << p.attempts << " attempts)\n";
+                    << p.attempts << " attempts, " << p.attempts_here << " in this state)\n";
     }
     nlohmann::json recent = nlohmann::json::array();
     for (const auto& b : best) {

@@ -149,6 +149,7 @@ Result<std::vector<Prediction>> predict(const Store& store, const Catalogue& cat
       break;
     }
     p.technique = t.id;
+    p.attempts_here = l.exact.attempts;
     out.push_back(std::move(p));
   }
   std::sort(out.begin(), out.end(), [](const Prediction& x, const Prediction& y) {

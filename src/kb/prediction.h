@@ -51,6 +51,9 @@ struct Prediction {
   Source source = Source::none;
   std::int64_t evidence = 0;  // measured steps behind it (0 for prior and none)
   std::int64_t attempts = 0;  // all attempts behind it, failures included
+  // Attempts in this very state on this arch, whatever level the gain came from: 0 means
+  // the technique is untried here, even if other states' evidence stands behind its gain.
+  std::int64_t attempts_here = 0;
 };
 
 const char* prediction_source_name(Prediction::Source source);

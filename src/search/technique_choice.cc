@@ -84,7 +84,7 @@ std::optional<TechniqueChoice> choose_technique(const std::vector<Prediction>& p
     return a->technique < b->technique;
   });
   for (const Prediction* p : ranked)
-    if (p->attempts == 0) untried.push_back(p);
+    if (p->attempts_here == 0) untried.push_back(p);
   if (random.uniform() < options.explore_share && !untried.empty()) return explore(untried, random);
   return exploit(ranked, options, random);
 }

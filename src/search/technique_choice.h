@@ -38,11 +38,11 @@ struct TechniqueChoice {
 
 // Considers only predictions whose technique is in `applicable` and not in `exclude`.
 // With probability explore_share (one uniform draw, always taken) picks uniformly among
-// those with attempts == 0, if any. Otherwise exploits: each of `draws` samples draws every
-// technique's gain from Normal(expected_log_speedup, uncertainty) and credits the largest
-// (ties to the better expected gain, then the technique id); the top_k by credit share are
-// drawn from with those shares, renormalised. nullopt when no prediction is left.
-// Deterministic for a given RandomSource state.
+// those untried here (attempts_here == 0: evidence from other states does not count), if any.
+// Otherwise exploits: each of `draws` samples draws every technique's gain from
+// Normal(expected_log_speedup, uncertainty) and credits the largest (ties to the better expected
+// gain, then the technique id); the top_k by credit share are drawn from with those shares,
+// renormalised. nullopt when no prediction is left. Deterministic for a given RandomSource state.
 std::optional<TechniqueChoice> choose_technique(const std::vector<Prediction>& predictions,
                                                 const std::set<std::string>& applicable,
                                                 const std::set<std::string>& exclude,

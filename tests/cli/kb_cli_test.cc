@@ -26,7 +26,8 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
 
   auto again = run_kblaster({"kb", "init", repo.path().string(), "--json"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(nlohmann::json::parse(again.out)["techniques"], j["techniques"]) << "seeding is idempotent";
+  EXPECT_EQ(nlohmann::json::parse(again.out)["techniques"], j["techniques"])
+      << "seeding is idempotent";
 
   auto stats = run_kblaster({"kb", "stats", repo.path().string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
@@ -52,7 +53,8 @@ TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {
   const auto& best = j["states"][0]["best"];
   ASSERT_EQ(best.size(), 3u);
   EXPECT_EQ(best[0]["source"], "prior") << "an empty KB knows only the catalogue's priors";
-  EXPECT_GE(best[0]["expected_log_speedup"].get<double>(), best[2]["expected_log_speedup"].get<double>());
+  EXPECT_GE(best[0]["expected_log_speedup"].get<double>(),
+            best[2]["expected_log_speedup"].get<double>());
 
   auto unknown = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.nope"});
   EXPECT_EQ(unknown.exit_code, 2);
@@ -90,10 +92,12 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
     ASSERT_TRUE(store.ok()) << store.error().describe();
     Trajectory t{"t1", "softmax", "sm_90", 100, {}};
     for (int i = 0; i < 3; ++i)
-      t.steps.push_back({i, "memory.dram_saturated", "vectorized_access", StepOutcome::faster, 0.2, 0});
+      t.steps.push_back(
+          {i, "memory.dram_saturated", "vectorized_access", StepOutcome::faster, 0.2, 0});
     ASSERT_TRUE(store->record_trajectory(t).ok());
-    ASSERT_TRUE(store->add_lesson({"", "memory.dram_saturated", "vectorized_access",
-                                   "float4 loads cut the load instructions by 4x", 101})
+    ASSERT_TRUE(store
+                    ->add_lesson({"", "memory.dram_saturated", "vectorized_access",
+                                  "float4 loads cut the load instructions by 4x", 101})
                     .ok());
   }
   auto r = run_kblaster({"kb", "stats", repo.path().string(), "--json"});
@@ -107,16 +111,25 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   EXPECT_EQ(j["recent_lessons"][0]["text"], "float4 loads cut the load instructions by 4x");
 
   auto text = run_kblaster({"kb", "stats", repo.path().string()});
-  EXPECT_THAT(text.out, HasSubstr("memory.dram_saturated  vectorized_access  sm_90: 3 of 3, +22.1%"));
+  EXPECT_THAT(text.out,
+              HasSubstr("memory.dram_saturated  vectorized_access  sm_90: 3 of 3, +22.1%"));
   EXPECT_THAT(text.out, HasSubstr("recent lessons:"));
 
-  auto show = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturated", "--top", "100", "--json"});
+  auto show = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturated",
+                            "--top", "100", "--json"});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   bool exact = false;
   const auto shown = nlohmann::json::parse(show.out);
   for (const auto& b : shown["states"][0]["best"])
     exact = exact || (b["technique"] == "vectorized_access" && b["source"] == "exact");
   EXPECT_TRUE(exact) << show.out;
+
+  // A sibling state borrows those three steps, and says none of them was made there.
+  auto sibling = run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.l2_bound"});
+  ASSERT_EQ(sibling.exit_code, 0) << sibling.err;
+  EXPECT_THAT(sibling.out, HasSubstr("vectorized_access"));
+  EXPECT_THAT(sibling.out,
+              HasSubstr("from similar_state (3 measured of 3 attempts, 0 in this state)"));
 }
 
 TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }

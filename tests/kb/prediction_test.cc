@@ -119,6 +119,9 @@ TEST_F(KbPredictionTest, TooFewExactStepsBackOffToSimilarStatesOnThisArch) {
   Prediction p = find(kState, "sm_90", kTechnique);
   EXPECT_EQ(p.source, Prediction::Source::similar_state);
   EXPECT_EQ(p.evidence, 3);  // this state's two steps pooled with the sibling's one
+  EXPECT_EQ(p.attempts_here, 2);
+  EXPECT_EQ(find(kSibling, "sm_90", kTechnique).attempts_here, 1);
+  EXPECT_EQ(find(kState, "sm_100", kTechnique).attempts_here, 0);  // only other archs
 }
 
 TEST_F(KbPredictionTest, OtherArchsComeAfterSimilarStates) {

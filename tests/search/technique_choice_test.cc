@@ -17,6 +17,7 @@ Prediction predicted(std::string technique, double gain, std::int64_t attempts,
   p.expected_log_speedup = gain;
   p.uncertainty = uncertainty;
   p.attempts = attempts;
+  p.attempts_here = attempts;  // an exact-level prediction
   return p;
 }
 
@@ -96,9 +97,20 @@ TEST(ChooseTechnique, ExploresItsShareUniformlyAmongUntried) {
 
 TEST(ChooseTechnique, NoUntriedMeansNoExploration) {
   std::vector<Prediction> all_tried = sample();
-  for (Prediction& p : all_tried) p.attempts = 1;
+  for (Prediction& p : all_tried) p.attempts = p.attempts_here = 1;
   const Tally t = draw_many(all_tried, kAll, {}, {.explore_share = 1.0, .draws = kFewDraws});
   EXPECT_EQ(t.explored, 0);
+}
+
+// A warm KB may know a technique only from other states (attempts, but none here): the
+// search still explores it in this state, as a cold KB would.
+TEST(ChooseTechnique, EvidenceFromOtherStatesLeavesATechniqueUntriedHere) {
+  std::vector<Prediction> p = sample();
+  for (Prediction& q : p) q.attempts_here = q.technique == "c" ? 0 : 1;
+  ASSERT_GT(p[0].attempts, 0) << "c is measured elsewhere";
+  const Tally t = draw_many(p, kAll, {}, {.explore_share = 1.0, .draws = kFewDraws});
+  EXPECT_EQ(t.explored, kDraws);
+  EXPECT_EQ(t.explored_count.at("c"), kDraws);
 }
 
 TEST(ChooseTechnique, ExploitWeighsEachByItsChanceOfBeingTheBest) {
