@@ -48,7 +48,11 @@
 # left by an interrupted run would not be cold, or would hold the warm run's own
 # trajectory). The (seed, kernel) runs of a phase, in KERNELS order within each seed, are
 # taken from one queue by one lane per GPU (CUDA_VISIBLE_DEVICES), a run at a time, so no
-# two searches share a GPU; both runs every seed's cold phase before any warm run. After
+# two searches share a GPU. Without TRAIN_SEEDS, both runs every seed's cold phase before
+# any warm run (a warm KB needs the other kernels' cold runs of its seed). With TRAIN_SEEDS
+# a warm run needs none of its seed's cold runs, so both queues pairs instead: seed, then
+# kernel, then cold before warm. Two lanes then run a pair's two arms side by side, and a
+# series of calls cut by DEADLINE leaves complete pairs, not half-done seeds. After
 # warm (or both), bench/ablation_table.py prints the table of the whole $OUT/ablation
 # (with SEEDS: every seed_<s>/ there or in KB_DIR, per kernel and seed and over seeds),
 # reading cold results from KB_DIR, into $OUT/ablation/table.md.
@@ -154,22 +158,30 @@ warm() {  # warm SEED KERNEL
 # done_already PHASE SEED KERNEL: RESUME is on and that run left its result.json.
 done_already() { [[ ${RESUME:-0} == 1 && -f $(dir_of "$2")/$1_$3/$3/result.json ]]; }
 
-phase() {  # phase FUNCTION: every (seed, kernel) from one queue, one lane per GPU
-  local lane s k claims
+# phase ARM...: every (seed, kernel, arm) from one queue, in that nesting order, one lane
+# per GPU. ARM is cold or warm. With two arms, every other (seed, kernel) takes them in
+# reverse order, so neither arm keeps to one GPU.
+phase() {
+  local lane s k arm arms claims pair
   claims=$(mktemp -d)
   for ((lane = 0; lane < LANES; lane++)); do
     (
       export CUDA_VISIBLE_DEVICES=$lane
+      pair=0
       for s in "${seeds[@]}"; do
         for k in $kernels; do
-          mkdir "$claims/$s-$k" 2>/dev/null || continue  # another lane took it
-          if done_already "$1" "$s" "$k"; then
-            echo "seed $s $1_$k: done in an earlier call"
-          elif [[ -n ${DEADLINE:-} ]] && (($(date +%s) + T + 60 > DEADLINE)); then
-            echo "seed $s $1_$k: not started, the deadline is too near"
-          else
-            "$1" "$s" "$k"
-          fi
+          arms=("$@")
+          ((pair++ % 2)) && arms=("${arms[@]:1}" "${arms[0]}")
+          for arm in "${arms[@]}"; do
+            mkdir "$claims/$arm-$s-$k" 2>/dev/null || continue  # another lane took it
+            if done_already "$arm" "$s" "$k"; then
+              echo "seed $s ${arm}_$k: done in an earlier call"
+            elif [[ -n ${DEADLINE:-} ]] && (($(date +%s) + T + 60 > DEADLINE)); then
+              echo "seed $s ${arm}_$k: not started, the deadline is too near"
+            else
+              "$arm" "$s" "$k"
+            fi
+          done
         done
       done
     ) &
@@ -181,7 +193,7 @@ phase() {  # phase FUNCTION: every (seed, kernel) from one queue, one lane per G
 case "$PHASE" in
   cold) phase cold;;
   warm) phase warm;;
-  both) phase cold; phase warm;;
+  both) if ((${#train_seeds[@]})); then phase cold warm; else phase cold; phase warm; fi;;
 esac
 if [[ $PHASE != cold ]]; then
   # shellcheck disable=SC2086  # $all is a space-separated list of kernel names
