@@ -81,6 +81,38 @@ SourceRegion quoted_literal(std::string_view s, std::size_t at) {
   return {kind, at, end, at + 1, end, false};
 }
 
+// Whether `text` ends with `suffix` once trailing blanks are dropped.
+bool ends_with_token(std::string_view text, std::string_view suffix) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text.ends_with(suffix);
+}
+
+// The end of the header name <...> whose '<' is at `at`, when the line before it is an
+// #include, #include_next or #import directive or ends in __has_include( : a quote in
+// a header name opens no literal. nullopt when `at` starts no header name.
+std::optional<std::size_t> header_name_end(std::string_view s, std::size_t at) {
+  const std::size_t line = at == 0 ? 0 : s.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+  std::string_view before = s.substr(line, at - line);
+  const bool has_include =
+      ends_with_token(before, "__has_include(") || ends_with_token(before, "__has_include_next(");
+  const auto first = before.find_first_not_of(" \t");
+  bool directive = false;
+  if (first != npos && before[first] == '#') {
+    std::string_view rest = before.substr(first + 1);
+    rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+    for (std::string_view name : {"include_next", "include", "import"})
+      if (rest.starts_with(name)) {
+        rest.remove_prefix(name.size());
+        directive = rest.find_first_not_of(" \t") == npos;
+        break;
+      }
+  }
+  if (!has_include && !directive) return std::nullopt;
+  const auto close = s.find_first_of(">\n", at + 1);
+  if (close == npos || s[close] != '>') return std::nullopt;
+  return close + 1;
+}
+
 // The comment or literal that starts at `i`, if one does; `word` is the run before it.
 std::optional<SourceRegion> region_at(std::string_view s, std::size_t i, std::string_view word) {
   const char c = s[i];
@@ -121,6 +153,13 @@ std::vector<SourceRegion> lex_regions(std::string_view s) {
       continue;
     }
     const char c = s[i];
+    if (c == '<') {
+      if (const auto end = header_name_end(s, i)) {
+        i = *end;
+        word = Word::none;
+        continue;
+      }
+    }
     if (is_identifier_char(c) && word == Word::none) {
       word = digit(c) ? Word::number : Word::identifier;
       word_begin = i;

@@ -35,7 +35,8 @@ struct SourceRegion {
 // A line comment ends before its newline unless a backslash continues it. An
 // ordinary literal honours backslash escapes and ends at its line's end at the
 // latest; a raw string R"d(...)d" may span lines. A quote inside a number
-// (1'000, 0xFF'FF) is a digit separator. Never fails: an unterminated comment or
+// (1'000, 0xFF'FF) is a digit separator, and one in a header name (#include <a'b>,
+// __has_include(<a'b>)) is code. Never fails: an unterminated comment or
 // raw string runs to the end.
 std::vector<SourceRegion> lex_regions(std::string_view source);
 

@@ -70,6 +70,16 @@ TEST(SourceRegions, QuotesInNumbersAreDigitSeparators) {
   EXPECT_EQ(non_code("x = 0xAB'CDu + 'q';"), (Texts{"q:'q'"}));
 }
 
+TEST(SourceRegions, AQuoteInAHeaderNameOpensNoLiteral) {
+  EXPECT_EQ(non_code("#include <a'b.h> // c\nx = '/';"), (Texts{"c:// c", "q:'/'"}));
+  EXPECT_EQ(non_code("  #  include_next\t<it's.h>\n#import <a\"b> /* c */"), (Texts{"c:/* c */"}));
+  EXPECT_EQ(non_code("#if __has_include( <a'b> ) // c\n"), (Texts{"c:// c"}));
+  // Not a header name: a comparison, or a directive with something before the '<'.
+  EXPECT_EQ(non_code("if (a <b) c = 'x'; // <'"), (Texts{"q:'x'", "c:// <'"}));
+  EXPECT_EQ(non_code("#define include <'x'>"), (Texts{"q:'x'"}));
+  EXPECT_EQ(non_code("#include <a'b\n'c'"), (Texts{"q:'b", "q:'c'"})) << "no '>' on the line";
+}
+
 TEST(SourceRegions, QuotesAfterIdentifiersAreCharacterLiterals) {
   EXPECT_EQ(non_code("a = u8'x' + L'y' + x1 '/';"), (Texts{"q:'x'", "q:'y'", "q:'/'"}));
 }
