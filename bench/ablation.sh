@@ -46,7 +46,8 @@
 #   merge_<k>.log                                                            (warm)
 # A run first deletes that kernel's earlier outputs of the same phase and seed (a KB
 # left by an interrupted run would not be cold, or would hold the warm run's own
-# trajectory). The (seed, kernel) runs of a phase, in KERNELS order within each seed, are
+# trajectory). The (seed, kernel) runs of a phase, in KERNELS order within each seed (rotated
+# by one kernel per seed), are
 # taken from one queue by one lane per GPU (CUDA_VISIBLE_DEVICES), a run at a time, so no
 # two searches share a GPU. Without TRAIN_SEEDS, both runs every seed's cold phase before
 # any warm run (a warm KB needs the other kernels' cold runs of its seed). With TRAIN_SEEDS
@@ -159,17 +160,21 @@ warm() {  # warm SEED KERNEL
 done_already() { [[ ${RESUME:-0} == 1 && -f $(dir_of "$2")/$1_$3/$3/result.json ]]; }
 
 # phase ARM...: every (seed, kernel, arm) from one queue, in that nesting order, one lane
-# per GPU. ARM is cold or warm. With two arms, every other (seed, kernel) takes them in
-# reverse order, so neither arm keeps to one GPU.
+# per GPU. ARM is cold or warm. The j-th seed (from 0) starts at the j-th kernel of KERNELS
+# and wraps around, so runs cut by DEADLINE favour no kernel. With two arms, every other
+# (seed, kernel) takes them in reverse order, so neither arm keeps to one GPU.
 phase() {
-  local lane s k arm arms claims pair
+  local lane s k arm arms claims pair j i
+  local -a klist
+  read -ra klist <<<"$kernels"
   claims=$(mktemp -d)
   for ((lane = 0; lane < LANES; lane++)); do
     (
       export CUDA_VISIBLE_DEVICES=$lane
-      pair=0
+      pair=0 j=0
       for s in "${seeds[@]}"; do
-        for k in $kernels; do
+        for ((i = 0; i < ${#klist[@]}; i++)); do
+          k=${klist[(i + j) % ${#klist[@]}]}
           arms=("$@")
           ((pair++ % 2)) && arms=("${arms[@]:1}" "${arms[0]}")
           for arm in "${arms[@]}"; do
@@ -183,6 +188,7 @@ phase() {
             fi
           done
         done
+        ((j++))
       done
     ) &
   done

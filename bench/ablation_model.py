@@ -9,8 +9,10 @@ SLOWER or SAME keeps 0. "argued" marks a technique whose first child is the one 
 "neighbours" one that draws its first child between two (half and twice a block size).
 The search mirrors src/search: rollouts of `depth` steps from the best so far, a technique
 tried once per parent, patience 2, the KB updated after each rollout; predictions follow
-src/kb/prediction.h (exact state, else the state's class, else the catalogue prior, with
-min_evidence 3 and prior_weight 10). Evaluations are capped by breadth x depth (12) only:
+src/kb/prediction.h as it was before borrow_sd (exact state, else the state's class counted as
+this state's own, else the catalogue prior, with min_evidence 3 and prior_weight 10). Against
+the H200 it got the per-kernel split wrong: it predicted warm wins on softmax_slow and an even
+split on matmul_naive, where the H200 showed 1 win in 11 decided pairs on the two. Evaluations are capped by breadth x depth (12) only:
 the 60 s limit, which cut the H200 runs at 6 to 12 evaluations, is not modelled.
 
 For each seed: a cold run per kernel (empty KB), then per kernel a warm run whose KB holds

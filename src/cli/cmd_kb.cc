@@ -64,7 +64,8 @@ Result<ExitCode> show(const Store& store, const KbOptions& options, Session& ses
         session.out << "  " << p.technique << "  " << percent_gain(p.expected_log_speedup) << " ± "
                     << percent_gain(p.uncertainty).substr(1) << "  from "
                     << prediction_source_name(p.source) << " (" << p.evidence << " measured of "
-                    << p.attempts << " attempts, " << p.attempts_here << " in this state)\n";
+                    << p.attempts << " attempts, " << p.attempts_here << " in this state on "
+                    << options.arch << ")\n";
     }
     nlohmann::json recent = nlohmann::json::array();
     for (const auto& b : best) {

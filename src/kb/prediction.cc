@@ -82,19 +82,29 @@ Prediction estimate(const TechniqueStats& s, const Prior& prior, const Predictio
   return p;
 }
 
-// The header's borrowed-level formulas: `s` measured a neighbouring state or arch.
-Prediction estimate_borrowed(const TechniqueStats& s, const Prior& prior, bool has_prior,
+// The header's borrowed-level formulas: `s` pools other states or archs.
+Prediction estimate_borrowed(const TechniqueStats& s, const Prior& prior,
                              const PredictionOptions& o) {
-  Prediction own = estimate(s, Prior{}, o);  // k = 0: g = (n/a) * m, s_eff / sqrt(max(n, 1))
-  const double v = own.uncertainty * own.uncertainty + o.borrow_sd * o.borrow_sd;
-  own.uncertainty = std::sqrt(v);
-  if (!has_prior) return own;
+  const Prediction base = estimate(TechniqueStats{}, prior, o);  // the prior level, or none
+  const double n = static_cast<double>(s.measured);
+  const double a = static_cast<double>(s.attempts);
   const double k = o.prior_weight * prior.confidence;
-  const double v_p = o.unit_sd * o.unit_sd / std::max(k, 1.0);
-  const double w = 1.0 / v + 1.0 / v_p;
-  own.expected_log_speedup = (own.expected_log_speedup / v + prior.expected_log_speedup / v_p) / w;
-  own.uncertainty = std::sqrt(1.0 / w);
-  return own;
+  const double w_b = 1.0 / (base.uncertainty * base.uncertainty);
+  double mu = base.expected_log_speedup;
+  double w = w_b;
+  if (n > 0) {
+    const double unit_var = o.unit_sd * o.unit_sd;
+    const double var_eff = ((n - 1) * s.variance_log_speedup() + unit_var) / n;
+    const double w_m = 1.0 / (var_eff / n + o.borrow_sd * o.borrow_sd);
+    w = w_m + w_b;
+    mu = (s.sum_log_speedup / n * w_m + base.expected_log_speedup * w_b) / w;
+  }
+  Prediction p;
+  p.expected_log_speedup = (a + k > 0 ? (n + k) / (a + k) : 1.0) * mu;
+  p.uncertainty = std::sqrt(1.0 / w);
+  p.evidence = s.measured;
+  p.attempts = s.attempts;
+  return p;
 }
 
 }  // namespace
@@ -142,9 +152,8 @@ Result<std::vector<Prediction>> predict(const Store& store, const Catalogue& cat
     p.source = has_prior ? Prediction::Source::prior : Prediction::Source::none;
     for (const auto& [stats, source] : order) {
       if (stats->attempts < options.min_evidence) continue;
-      p = source == Prediction::Source::exact
-              ? estimate(*stats, prior, options)
-              : estimate_borrowed(*stats, prior, has_prior, options);
+      p = source == Prediction::Source::exact ? estimate(*stats, prior, options)
+                                              : estimate_borrowed(*stats, prior, options);
       p.source = source;
       break;
     }

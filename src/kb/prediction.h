@@ -21,15 +21,20 @@
 //                                          unit_sd^2 so identical rewards never claim zero spread;
 //   uncertainty = s_eff / sqrt(max(n + k, 1)).
 // The prior level is the same with n = a = 0; none is additionally k = 0.
-// Borrowed levels (similar_state, other_arch) measure a neighbour, whose gain differs from this
-// state's by about borrow_sd. Their measurements give g = (n/a) * m with variance
-// v = s_eff^2 / max(n, 1) + borrow_sd^2 (g = 0 if n = 0), combined with the prior by precision:
-//   without a prior   expected_log_speedup = g,  uncertainty = sqrt(v);
-//   with one          v_p = unit_sd^2 / max(k, 1);  w = 1/v + 1/v_p;
-//                     expected_log_speedup = (g/v + p/v_p) / w,  uncertainty = sqrt(1 / w).
-// So no number of steps measured elsewhere claims to know this state's gain better than
-// borrow_sd: many no-gain steps on other kernels' states do not make a technique look like a
-// known dud here.
+// Borrowed levels (similar_state, other_arch) pool other states of the class, or other archs,
+// with this state's own few steps; the pool's gain may differ from this state's by about
+// borrow_sd. So its measured steps are one estimate, m with variance
+// v_m = s_eff^2 / n + borrow_sd^2, and the prior level (b = its gain, v_b = its uncertainty^2:
+// p and unit_sd^2 / max(k, 1) with a prior, 0 and unit_sd^2 without) another, combined by
+// precision; failures count as at the exact level:
+//   mu  = (m/v_m + b/v_b) / (1/v_m + 1/v_b)   (b when n = 0);
+//   expected_log_speedup = rho * mu,  uncertainty = sqrt(1 / (1/v_m + 1/v_b))  (sqrt(v_b) if n =
+//   0).
+// Since v_m >= borrow_sd^2 = unit_sd^2 by default, steps made elsewhere are worth at most about
+// one step made here: forty no-gain steps on other kernels' states leave an untried technique at
+// 0 +- 7 %, not the 0 +- 1.7 % the exact formula would claim. Unlike the exact level, the prior
+// is weighed against unit_sd^2 rather than the steps' own spread, so borrow_sd = 0 is not the
+// exact formula.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +52,7 @@ struct Prediction {
   enum class Source { exact, similar_state, other_arch, prior, none };
   std::string technique;
   double expected_log_speedup = 0.0;
-  double uncertainty = 0.0;  // standard error of the gain, or the prior-derived spread
+  double uncertainty = 0.0;  // the gain's standard deviation, by the level's formula above
   Source source = Source::none;
   std::int64_t evidence = 0;  // measured steps behind it (0 for prior and none)
   std::int64_t attempts = 0;  // all attempts behind it, failures included
@@ -65,10 +70,11 @@ struct PredictionOptions {
   // slower or equal child), and the H200 runs of 2026-11-30 measured per-technique spreads of
   // 0.03 to 0.13; 0.3 dated from raw log speedups, whose slow children reached -1.4.
   double unit_sd = 0.1;
-  // Spread of a technique's gain between states of one class, or one state's archs. The H200
-  // runs of 2026-11-30 saw gaps of 0.18 (launch geometry: none in memory.dram_saturated, +20%
-  // in memory.l1_bound) and 0.21 (fast math: none in launch.too_small, +23% in
-  // launch.grid_undersized); 0.1 keeps borrowed evidence as an informed guess, not a verdict.
+  // How far a technique's gain in this state may be from the pooled gain of its class or of
+  // other archs. The H200 runs of 2026-11-30 saw gaps of 0.18 (launch geometry: none in
+  // memory.dram_saturated, +20% in memory.l1_bound) and 0.21 (fast math: none in
+  // launch.too_small, +23% in launch.grid_undersized). 0.1, equal to unit_sd, is a bound on
+  // trust rather than an estimate of the gap: borrowed steps count as about one step here.
   double borrow_sd = 0.1;
 };
 

@@ -2,8 +2,8 @@
 // a weighted random choice among the top k, with a share kept for untried techniques so the
 // search still explores. The weight of a technique is the KB's belief that it is the best on
 // offer (Thompson sampling over the predictions). Against one other technique of the same mean
-// it is a coin toss, whatever the spreads; but a technique measured many times at no gain
-// rarely beats the best of several unmeasured ones, and never a measured winner, where a
+// it is a coin toss, whatever the spreads; but a technique measured many times at no gain in
+// this state rarely beats the best of several unmeasured ones, and never a measured winner, where a
 // softmax over the means would draw it as often as either. Pure: the randomness is passed in.
 #pragma once
 

@@ -129,7 +129,16 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   ASSERT_EQ(sibling.exit_code, 0) << sibling.err;
   EXPECT_THAT(sibling.out, HasSubstr("vectorized_access"));
   EXPECT_THAT(sibling.out,
-              HasSubstr("from similar_state (3 measured of 3 attempts, 0 in this state)"));
+              HasSubstr("from similar_state (3 measured of 3 attempts, 0 in this state on sm_90)"));
+  auto sibling_json = run_kblaster(
+      {"kb", "show", repo.path().string(), "--state", "memory.l2_bound", "--top", "100", "--json"});
+  ASSERT_EQ(sibling_json.exit_code, 0) << sibling_json.err;
+  bool borrowed = false;
+  const auto sibling_shown = nlohmann::json::parse(sibling_json.out);
+  for (const auto& b : sibling_shown["states"][0]["best"])
+    if (b["technique"] == "vectorized_access")
+      borrowed = b["attempts"] == 3 && b["attempts_here"] == 0;
+  EXPECT_TRUE(borrowed) << sibling_json.out;
 }
 
 TEST(KbCli, KbNeedsASubcommand) { EXPECT_EQ(run_kblaster({"kb"}).exit_code, 2); }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -188,11 +189,10 @@ TEST_F(KbPredictionTest, WithoutAPriorMeasurementsStandAlone) {
   EXPECT_NEAR(p.uncertainty, std::sqrt(0.09 / 2.0 / 2.0), 1e-12);
 }
 
-// Hand-computed: forty no-gain steps in a sibling state -> n = a = 40, g = 0,
-// v = (0.01 / 40) / 40 + 0.1^2; the prior p = 0.1, c = 0.5 -> k = 5, v_p = 0.01 / 5.
-//   w = 1/v + 1/v_p;  gain = (0.1 / v_p) / w (about 0.083);  uncertainty = sqrt(1 / w).
-// Without borrow_sd the forty steps would count as forty observations of this state:
-// gain 0.5 / 45 (about 0.011) with uncertainty under 0.002, a known dud.
+// Hand-computed: forty no-gain steps in a sibling state -> n = a = 40, m = 0,
+// v_m = (0.01 / 40) / 40 + 0.1^2; the prior p = 0.1, c = 0.5 -> k = 5, v_b = 0.01 / 5.
+//   w = 1/v_m + 1/v_b;  gain = (0.1 / v_b) / w (about 0.083);  uncertainty = sqrt(1 / w).
+// The same forty steps made in this state (the exact level) give 0.5 / 45 (about 0.011).
 TEST_F(KbPredictionTest, StepsInAnotherStateInformButDoNotOutvoteThePrior) {
   const Prior prior = prior_of(kState, kTechnique);
   ASSERT_DOUBLE_EQ(prior.expected_log_speedup, 0.1) << "catalogue changed; recompute";
@@ -201,36 +201,80 @@ TEST_F(KbPredictionTest, StepsInAnotherStateInformButDoNotOutvoteThePrior) {
   Prediction p = find(kState, "sm_90", kTechnique);
   EXPECT_EQ(p.source, Prediction::Source::similar_state);
   EXPECT_EQ(p.evidence, 40);
-  const double v = 0.01 / 40.0 / 40.0 + 0.01;
-  const double w = 1.0 / v + 5.0 / 0.01;
+  const double w = 1.0 / (0.01 / 1600.0 + 0.01) + 5.0 / 0.01;
   EXPECT_NEAR(p.expected_log_speedup, 0.1 * 5.0 / 0.01 / w, 1e-12);
   EXPECT_NEAR(p.uncertainty, std::sqrt(1.0 / w), 1e-12);
-  EXPECT_GT(p.expected_log_speedup, 0.08);
 
-  PredictionOptions trusting;  // borrowed steps counted as this state's own
-  trusting.borrow_sd = 0.0;
-  EXPECT_LT(find(kState, "sm_90", kTechnique, trusting).expected_log_speedup, 0.02);
+  Prediction here = find(kSibling, "sm_90", kTechnique);  // the sibling's own, exact
+  ASSERT_EQ(here.source, Prediction::Source::exact);
+  const Prior sibling = prior_of(kSibling, kTechnique);
+  const double k = 10.0 * sibling.confidence;
+  EXPECT_NEAR(here.expected_log_speedup, k * sibling.expected_log_speedup / (40.0 + k), 1e-12);
+  EXPECT_GT(p.expected_log_speedup, 5.0 * here.expected_log_speedup);
 }
 
-TEST_F(KbPredictionTest, BorrowedEvidenceWithoutAPriorKeepsAtLeastTheBorrowSpread) {
+// Without a prior the other side of the combination is `none` (0, unit_sd): the
+// borrowed steps narrow it, never widen it. 40 steps of 0.2 and one compile failure in a
+// sibling -> n = 40, a = 41, m = 0.2, w_m = 1 / ((0.01 / 40) / 40 + 0.01), w_b = 100.
+TEST_F(KbPredictionTest, BorrowedEvidenceWithoutAPriorIsWeighedAgainstNone) {
   const std::string bare = technique_without_prior(kState);
   ASSERT_FALSE(bare.empty());
-  record_measured(kSibling, bare, "sm_90", 40, 0.0);
-  record_measured(kState, bare, "sm_80", 2, 0.3);
+  record_measured(kSibling, bare, "sm_90", 40, 0.2);
   record(kSibling, bare, "sm_90", {{StepOutcome::compile_failure, 0.0}});
+  record_measured(kState, bare, "sm_80", 3, 0.3);
   Prediction similar = find(kState, "sm_90", bare);
   EXPECT_EQ(similar.source, Prediction::Source::similar_state);
-  EXPECT_EQ(similar.expected_log_speedup, 0.0);
-  // n = 40, a = 41: s_eff^2 = 0.01 / 40, v = s_eff^2 / 40 + 0.01.
-  EXPECT_NEAR(similar.uncertainty, std::sqrt(0.01 / 1600.0 + 0.01), 1e-12);
+  const double w_m = 1.0 / (0.01 / 1600.0 + 0.01);
+  EXPECT_NEAR(similar.expected_log_speedup, 40.0 / 41.0 * 0.2 * w_m / (w_m + 100.0), 1e-12);
+  EXPECT_NEAR(similar.uncertainty, std::sqrt(1.0 / (w_m + 100.0)), 1e-12);
+  EXPECT_LT(similar.uncertainty, PredictionOptions{}.unit_sd);  // narrower than `none`
+  EXPECT_GT(similar.uncertainty, 0.07);                         // but about one step's worth
 
-  record_measured(kState, bare, "sm_80", 1, 0.3);  // now 3 on sm_80
-  Prediction arch = find(kState, "sm_100", bare);
+  Prediction arch = find(kState, "sm_100", bare);  // the three sm_80 steps
   EXPECT_EQ(arch.source, Prediction::Source::other_arch);
-  // n = a = 3, mean 0.3, s^2 = 0: g = 0.3, v = (0.01 / 3) / 3 + 0.01.
-  EXPECT_NEAR(arch.expected_log_speedup, 0.3, 1e-12);
-  EXPECT_NEAR(arch.uncertainty, std::sqrt(0.01 / 9.0 + 0.01), 1e-12);
-  EXPECT_GE(arch.uncertainty, PredictionOptions{}.borrow_sd);
+  const double w_arch = 1.0 / (0.01 / 9.0 + 0.01);  // n = a = 3, s^2 = 0
+  EXPECT_NEAR(arch.expected_log_speedup, 0.3 * w_arch / (w_arch + 100.0), 1e-12);
+  EXPECT_NEAR(arch.uncertainty, std::sqrt(1.0 / (w_arch + 100.0)), 1e-12);
+}
+
+// Failures are evidence at a borrowed level as at the exact one: forty compile failures in
+// a sibling pull the prior's 0.1 to 0.1 * 5 / 45, and leave a technique without a prior at 0.
+TEST_F(KbPredictionTest, FailuresElsewherePullTheGainTowardZero) {
+  record(kSibling, kTechnique, "sm_90",
+         std::vector<std::pair<StepOutcome, double>>(40, {StepOutcome::compile_failure, 0.0}));
+  Prediction p = find(kState, "sm_90", kTechnique);
+  EXPECT_EQ(p.source, Prediction::Source::similar_state);
+  EXPECT_NEAR(p.expected_log_speedup, 0.1 * 5.0 / 45.0, 1e-12);
+  EXPECT_NEAR(p.uncertainty, 0.1 / std::sqrt(5.0), 1e-12);  // the prior level's
+
+  const std::string bare = technique_without_prior(kState);
+  record(kSibling, bare, "sm_90",
+         std::vector<std::pair<StepOutcome, double>>(40, {StepOutcome::verify_failure, 0.0}));
+  Prediction q = find(kState, "sm_90", bare);
+  EXPECT_EQ(q.expected_log_speedup, 0.0);
+  EXPECT_DOUBLE_EQ(q.uncertainty, 0.1);
+}
+
+// A prior of confidence 0 weighs nothing (k = 0), so it predicts what no prior does, at
+// every level, whatever its gain.
+TEST_F(KbPredictionTest, APriorOfConfidenceZeroIsNoPrior) {
+  const auto dir = testing::source_dir() / "kb" / "catalogue";
+  auto states = nlohmann::json::parse(read_text(dir / "states.json"));
+  for (auto& state : states["states"])
+    if (state["key"] == kState)
+      state["priors"][kTechnique] = {{"expected_log_speedup", 0.3}, {"confidence", 0.0}};
+  Result<Catalogue> zero = load_catalogue(read_text(dir / "techniques.json"), states.dump());
+  ASSERT_TRUE(zero.ok()) << zero.error().describe();
+  catalogue_ = std::move(*zero);
+  const std::string bare = technique_without_prior(kState);
+  EXPECT_EQ(find(kState, "sm_90", kTechnique).expected_log_speedup, 0.0);
+  for (const std::string& t : {std::string(kTechnique), bare})
+    record_measured(kSibling, t, "sm_90", 40, 0.1);
+  const Prediction zero_prior = find(kState, "sm_90", kTechnique);
+  const Prediction no_prior = find(kState, "sm_90", bare);
+  EXPECT_EQ(zero_prior.source, Prediction::Source::similar_state);
+  EXPECT_DOUBLE_EQ(zero_prior.expected_log_speedup, no_prior.expected_log_speedup);
+  EXPECT_DOUBLE_EQ(zero_prior.uncertainty, no_prior.uncertainty);
 }
 
 TEST_F(KbPredictionTest, SortedByGainDescendingThenById) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -103,14 +104,20 @@ TEST(ChooseTechnique, NoUntriedMeansNoExploration) {
 }
 
 // A warm KB may know a technique only from other states (attempts, but none here): the
-// search still explores it in this state, as a cold KB would.
-TEST(ChooseTechnique, EvidenceFromOtherStatesLeavesATechniqueUntriedHere) {
+// search still explores it in this state, as a cold KB would. And one tried here, whose
+// prediction fell back to its prior (attempts 0), is not explored again.
+TEST(ChooseTechnique, UntriedMeansNoAttemptInThisState) {
   std::vector<Prediction> p = sample();
-  for (Prediction& q : p) q.attempts_here = q.technique == "c" ? 0 : 1;
-  ASSERT_GT(p[0].attempts, 0) << "c is measured elsewhere";
+  for (Prediction& q : p) {
+    q.attempts_here = q.technique == "c" ? 0 : 1;
+    if (q.technique == "e" || q.technique == "f") q.attempts = 0;  // tried here twice at most
+  }
+  const auto c =
+      std::find_if(p.begin(), p.end(), [](const Prediction& q) { return q.technique == "c"; });
+  ASSERT_GT(c->attempts, 0) << "c is measured elsewhere";
   const Tally t = draw_many(p, kAll, {}, {.explore_share = 1.0, .draws = kFewDraws});
   EXPECT_EQ(t.explored, kDraws);
-  EXPECT_EQ(t.explored_count.at("c"), kDraws);
+  EXPECT_EQ(t.explored_count.at("c"), kDraws) << "neither e nor f, untried by the old rule";
 }
 
 TEST(ChooseTechnique, ExploitWeighsEachByItsChanceOfBeingTheBest) {
