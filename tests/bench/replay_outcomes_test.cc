@@ -1,0 +1,116 @@
+// kblaster-replay's outcome table (bench/replay): a tiny synthetic result.json for a
+// real example kernel, rebuilt through the real appliers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "recorded_outcomes.h"
+#include "replay_evaluator.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+constexpr const char* kRestrict =
+    "added __restrict__ to 2 pointer parameters of softmax_slow_kernel (2)";
+constexpr const char* kFastMath =
+    "built with -use_fast_math (kept only if it verifies at the kernel's tolerance)";
+
+nlohmann::json step(int rollout, int depth, const std::string& technique, const std::string& change,
+                    const std::string& outcome, double speedup) {
+  return {{"rollout", rollout},
+          {"step", depth},
+          {"technique", technique},
+          {"change", change},
+          {"outcome", outcome},
+          {"speedup_vs_parent", speedup},
+          {"state", "launch.grid_undersized"},
+          {"best_speedup_after", 1.0}};
+}
+
+class ReplayOutcomesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto c = load_config(DirectoryTree(testing::examples_dir()));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    config = std::move(*c);
+    for (const auto& k : config.kernels)
+      if (k.name == "softmax_slow") spec = &k;
+    ASSERT_NE(spec, nullptr);
+    outcomes.emplace(*spec, testing::read_text(testing::examples_dir() / spec->source),
+                     TargetGpu{"sm_90", true});
+    const nlohmann::json result = {
+        {"kernel", "softmax_slow"},
+        {"baseline_state", "launch.grid_undersized"},
+        {"evaluations", 4},
+        {"seconds", 20.0},
+        {"steps",
+         {step(1, 0, "restrict_pointers", kRestrict, "faster", 1.25),
+          step(1, 1, "fast_math", kFastMath, "same", 1.01),
+          step(1, 2, "fast_math", "built with -use_slow_math", "same", 1.0),
+          step(2, 0, "target_native_arch", "built for sm_90a (on Hopper)", "slower", 0.9)}}};
+    outcomes->add_run(result, "cold_softmax_slow/softmax_slow/result.json");
+  }
+  // The child of `parent` that `technique` proposes with the change `change`.
+  Candidate child(const Candidate& parent, const std::string& technique,
+                  const std::string& change) {
+    for (const auto& c : propose(technique, parent, *spec, {"sm_90", true}).children)
+      if (c.changes.back() == change) return c;
+    ADD_FAILURE() << technique << " proposes no child with change " << change;
+    return parent;
+  }
+
+  Config config;
+  const KernelSpec* spec = nullptr;
+  std::optional<KernelOutcomes> outcomes;
+};
+
+TEST_F(ReplayOutcomesTest, AFasterStepsChildGetsTheChainedRelativeTime) {
+  const Candidate base = outcomes->baseline();
+  const Candidate restricted = child(base, "restrict_pointers", kRestrict);
+  const Candidate fast = child(restricted, "fast_math", kFastMath);
+  const auto* r = outcomes->find(candidate_key(restricted));
+  ASSERT_NE(r, nullptr);
+  EXPECT_NEAR(r->log_time(), -std::log(1.25), 1e-12);
+  const auto* f = outcomes->find(candidate_key(fast));
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->log_time(), -std::log(1.25) - std::log(1.01), 1e-12);  // from the new parent
+  EXPECT_EQ(outcomes->find(candidate_key(base))->state, "launch.grid_undersized");
+  // Rollout 2 starts from the best (the restricted child); its sm_90a step matched loosely.
+  const Candidate native = child(restricted, "target_native_arch", "built for sm_90a");
+  ASSERT_NE(outcomes->find(candidate_key(native)), nullptr);
+  EXPECT_NEAR(outcomes->find(candidate_key(native))->log_time(), -std::log(1.25) - std::log(0.9),
+              1e-12);
+}
+
+TEST_F(ReplayOutcomesTest, AnUnmatchedChangeIsCounted) {
+  const auto& c = outcomes->counts();
+  EXPECT_EQ(c.steps, 4);
+  EXPECT_EQ(c.exact, 2);
+  EXPECT_EQ(c.loose, 1);
+  EXPECT_EQ(c.unmatched, 1);
+  ASSERT_EQ(c.unmatched_examples.size(), 1u);
+  EXPECT_EQ(c.unmatched_examples[0], "fast_math: built with -use_slow_math");
+  EXPECT_DOUBLE_EQ(outcomes->seconds_per_evaluation(), 5.0);
+}
+
+TEST_F(ReplayOutcomesTest, TheReplayEvaluatorAnswersFromTheTable) {
+  SimulatedClock clock;
+  ReplayEvaluator evaluator(*outcomes, clock, {0.005, 0.02, 1});
+  const Candidate base = outcomes->baseline();
+  const Candidate restricted = child(base, "restrict_pointers", kRestrict);
+  auto e = evaluator.evaluate(base, restricted);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->outcome, StepOutcome::faster);
+  EXPECT_NEAR(e->ratio, 0.8, 0.03);
+  EXPECT_DOUBLE_EQ(clock.now_seconds(), 5.0);
+  EXPECT_EQ(evaluator.coverage().recorded, 1);
+  auto s = evaluator.state_of(restricted);  // not recorded as a parent: its ancestor's
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->key, "launch.grid_undersized");
+}
+
+}  // namespace
+}  // namespace kblaster
