@@ -10,22 +10,14 @@ namespace kblaster {
 std::string candidate_key(const Candidate& c) {
   std::vector<std::string> flags = c.extra_flags;
   std::sort(flags.begin(), flags.end());
-  std::string key = c.source + '\x1f' + c.arch;
-  for (const auto& f : flags)
-    key +=
-        "\x1f"
-        "F" +
-        f;
-  for (const auto& [k, v] : c.macros)
-    key +=
-        "\x1f"
-        "D" +
-        k + '=' + v;
-  for (const auto& [k, v] : c.launcher_args)
-    key +=
-        "\x1f"
-        "A" +
-        k + '=' + std::to_string(v);
+  std::string key = c.source;
+  const auto field = [&key](char tag, std::string_view text) {
+    key.append(1, '\x1f').append(1, tag).append(text);
+  };
+  field('R', c.arch);
+  for (const auto& f : flags) field('F', f);
+  for (const auto& [k, v] : c.macros) field('D', k + '=' + v);
+  for (const auto& [k, v] : c.launcher_args) field('A', k + '=' + std::to_string(v));
   return stable_hash(key);
 }
 
