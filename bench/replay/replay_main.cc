@@ -103,6 +103,11 @@ Result<int> run(int argc, char** argv) {
   app.add_option("--kernels", kernels, "Compared kernels (default the five gain kernels)");
   app.add_option("--examples", examples, "The example kernel repository");
   app.add_flag("--json", json, "Print JSON instead of the table");
+  ChoiceOptions choice;
+  app.add_option("--top-k", choice.top_k, "The choice's top k (default: optimize's, 4)");
+  app.add_option("--explore-share", choice.explore_share,
+                 "Share of choices that explore untried techniques (default: optimize's, 0.25)")
+      ->check(CLI::Range(0.0, 1.0));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -131,6 +136,7 @@ Result<int> run(int argc, char** argv) {
   if (!training) return training.error();
   protocol.seeds = *compared;
   protocol.train_seeds = *training;
+  protocol.choice = choice;
   protocol.kernels = kernels;
   char tmpl[] = "/tmp/kblaster-replay-XXXXXX";
   if (!mkdtemp(tmpl)) return Error::io("cannot make a temporary folder under /tmp");

@@ -43,6 +43,7 @@ Result<ReplayedRun> search(const KernelOutcomes& k, Store& kb, const Catalogue& 
   ReplayEvaluator evaluator(k, clock, {0.005, 0.02, noise_seed(seed, k.spec().name)});
   SearchOptions o;
   o.budget = p.budget;
+  o.choice = p.choice;
   o.seed = seed;
   o.gpu = p.gpu;
   o.task = k.spec().name;

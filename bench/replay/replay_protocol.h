@@ -13,6 +13,7 @@
 #include "recorded_outcomes.h"
 #include "replay_evaluator.h"
 #include "search/search_budget.h"
+#include "search/technique_choice.h"
 
 namespace kblaster {
 
@@ -21,6 +22,7 @@ struct ReplayProtocol {
   std::vector<std::uint64_t> train_seeds;  // seeds of the training cold runs
   std::vector<std::string> kernels;        // the compared kernels
   SearchBudget budget{4, 3, 60.0, 2, 0.01};
+  ChoiceOptions choice;  // the choice rule's knobs, as `kblaster optimize` sets them by default
   TargetGpu gpu{"sm_90", true};
   std::filesystem::path kb_dir;  // must exist; KB files are written here
 };

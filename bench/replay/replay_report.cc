@@ -97,7 +97,8 @@ void print_report(std::ostream& out, const std::map<std::string, KernelOutcomes>
                   const ReplayProtocol& protocol, const ReplayedAblation& replayed) {
   out << kModelNote << "\n\n";
   out << "Replayed ablation: breadth " << protocol.budget.breadth << " x depth "
-      << protocol.budget.depth << ", " << protocol.budget.max_seconds << " simulated s, "
+      << protocol.budget.depth << ", " << protocol.budget.max_seconds << " simulated s, top k "
+      << protocol.choice.top_k << ", explore share " << protocol.choice.explore_share << ", "
       << protocol.seeds.size() << " seeds, training seeds";
   for (auto t : protocol.train_seeds) out << " " << t;
   out << ", " << recorded.size() << " kernels recorded.\n\n";
