@@ -13,7 +13,8 @@ Two layouts, told apart by OUT_DIR's contents:
   several seeds (OUT_DIR has seed_<s>/ subfolders; anything at OUT_DIR's top level is
     then ignored): OUT_DIR/seed_<s>/ has the one-seed layout, and the cold runs of seed s
     are read from DIR/seed_<s>/ (default OUT_DIR/seed_<s>/). The seeds are those with a
-    seed_<s>/ folder in OUT_DIR or DIR. Prints one row per kernel and seed, then per
+    seed_<s>/ folder in OUT_DIR or DIR (seed_<s>/ folders in DIR alone are an error, not
+    the one-seed layout). Prints one row per kernel and seed, then per
     kernel a summary over its seeds and a total row over all kernels and seeds.
 
 Gain is speedup - 1, read from each step's best_speedup_after (the search's own
@@ -122,9 +123,9 @@ def single(out, cold_dir, kernels):
         cold_wins = sum(p.cold_wins for p in pairs)
         both = [p for p in pairs if p.c_ok and p.w_ok]
         print(f"\nKernels with a gain in either run: {len(pairs)}. Reached the target: cold "
-              f"{sum(p.c_ok for p in pairs)}, warm {sum(p.w_ok for p in pairs)}. Warm needed fewer "
-              f"evaluations on {warm_wins}, cold on {cold_wins}, even on "
-              f"{len(pairs) - warm_wins - cold_wins}.")
+              f"{sum(p.c_ok for p in pairs)}, warm {sum(p.w_ok for p in pairs)}. Warm won "
+              f"{warm_wins}, cold won {cold_wins}, even {len(pairs) - warm_wins - cold_wins} "
+              "(a win: reached the target alone, or in fewer evaluations).")
         if both:
             print(f"Where both reached it ({len(both)}): mean evaluations cold "
                   f"{mean([p.c for p in both]):.2f}, warm {mean([p.w for p in both]):.2f}.")
@@ -214,6 +215,9 @@ def main():
     args = ap.parse_intermixed_args()
     cold_dir = args.cold_dir or args.out
     seeds = seed_dirs(args.out)
+    if not seeds and seed_dirs(cold_dir):
+        ap.error(f"{cold_dir} has seed_<s>/ folders but {args.out} has none: OUT_DIR must be the "
+                 "folder that holds the warm runs' seed_<s>/ folders")
     if seeds:
         seeds = seed_dirs(args.out, cold_dir)
         dirs = [os.path.join(d, "seed_" + s) for d in (args.out, cold_dir) for s in seeds]

@@ -258,7 +258,8 @@ class SyntheticOneSeedLayout(unittest.TestCase):
         self.assertEqual(pair_row(out, "b")[2:], ["1.095x", "2", "not reached in 1"])
         self.assertEqual(pair_row(out, "c")[2:], ["no gain found", "-", "-"])
         self.assertIn("Kernels with a gain in either run: 2. Reached the target: cold 2, warm 1. "
-                      "Warm needed fewer evaluations on 1, cold on 1, even on 0.", out)
+                      "Warm won 1, cold won 1, even 0 (a win: reached the target alone, or in "
+                      "fewer evaluations).", out)
         self.assertIn("Where both reached it (1): mean evaluations cold 3.00, warm 1.00.", out)
         self.assertNotIn("Missing results", out)
 
@@ -278,7 +279,17 @@ class SyntheticOneSeedLayout(unittest.TestCase):
         self.assertIn("Missing results, not compared: cold a.", run_table(out_dir))
         out = run_table(out_dir, "a", "--cold-dir", cold)  # options may follow kernels
         self.assertEqual(pair_row(out, "a")[2:], ["1.285x", "3", "2"])
-        self.assertIn("Warm needed fewer evaluations on 1, cold on 0, even on 0.", out)
+        self.assertIn("Warm won 1, cold won 0, even 0 (", out)
+
+    def test_seed_folders_only_in_the_cold_dir_are_an_error_not_a_layout(self):
+        cold = os.path.join(self.dir, "cold_call")
+        write_run(os.path.join(cold, "seed_7"), "cold_a", "a", [1.0, 1.3])
+        out_dir = os.path.join(self.dir, "warm_call")
+        write_run(out_dir, "warm_a", "a", [1.0, 1.3])
+        proc = subprocess.run([sys.executable, SCRIPT, out_dir, "--cold-dir", cold],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("has seed_<s>/ folders but", proc.stderr)
 
 
 class SignTest(unittest.TestCase):
