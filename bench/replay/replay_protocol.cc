@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/stable_hash.h"
 #include "kb/merge.h"
 #include "kb/seed.h"
 #include "kb/store.h"
@@ -16,21 +17,27 @@ void add(ReplayCoverage& into, const ReplayCoverage& c) {
   into.recorded += c.recorded, into.other_parent += c.other_parent, into.unknown += c.unknown;
 }
 
-// A stable seed for the noise of one kernel's runs of one search seed.
+// A stable seed for the noise of one kernel's runs of one search seed; both arms of a
+// pair share it. The basis (the seed mixed into 1469598103934665603) is the one the
+// recorded replays in bench/results/2026-11-30-replay/ used: changing it changes them.
 std::uint64_t noise_seed(std::uint64_t seed, const std::string& kernel) {
-  std::uint64_t h = 1469598103934665603ull ^ seed;
-  for (char c : kernel) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
+  Fnv1a h(1469598103934665603ull ^ seed);
+  h.add(kernel);
+  return h.value();
 }
 
 // Deletes a KB file with its WAL and shared-memory files.
-void remove_kb(const std::filesystem::path& file) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-    std::filesystem::remove(file.string() + suffix);
+Status remove_kb(const std::filesystem::path& file) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::error_code ec;
+    std::filesystem::remove(file.string() + suffix, ec);
+    if (ec) return Error::io("cannot delete " + file.string() + suffix + ": " + ec.message());
+  }
+  return Ok{};
 }
 
 Result<Store> fresh_kb(const std::filesystem::path& file, const Catalogue& catalogue) {
-  remove_kb(file);
+  KB_TRY(remove_kb(file));
   auto kb = Store::open(file);
   if (!kb) return kb.error();
   KB_TRY(seed_catalogue(*kb, catalogue));
@@ -90,8 +97,10 @@ Result<ReplayedAblation> replay_ablation(const std::map<std::string, KernelOutco
       auto c = search(k, *cold, catalogue, seed, p);
       if (!c) return c.error();
       const auto warm_file = p.kb_dir / "warm.sqlite";
-      remove_kb(warm_file);
-      std::filesystem::copy_file(p.kb_dir / ("warm_for_" + name + ".sqlite"), warm_file);
+      KB_TRY(remove_kb(warm_file));
+      std::error_code ec;
+      std::filesystem::copy_file(p.kb_dir / ("warm_for_" + name + ".sqlite"), warm_file, ec);
+      if (ec) return Error::io("cannot copy the warm KB of " + name + ": " + ec.message());
       auto warm = Store::open(warm_file);
       if (!warm) return warm.error();
       auto w = search(k, *warm, catalogue, seed, p);
