@@ -55,12 +55,4 @@ double sign_test(int a, int b) {
   return std::min(1.0, 2.0 * tail);
 }
 
-int evaluations_to_own_target(const std::vector<double>& best_speedups) {
-  double best = 1.0;
-  for (double s : best_speedups) best = std::max(best, s);
-  if (best <= 1.0) return 0;
-  const auto [i, ok] = to_target(best_speedups, 1.0 + 0.95 * (best - 1.0));
-  return ok ? i : 0;
-}
-
 }  // namespace kblaster

@@ -21,8 +21,4 @@ PairComparison compare_pair(const std::vector<double>& cold, const std::vector<d
 // Two-sided exact sign test over a + b decided pairs.
 double sign_test(int a, int b);
 
-// 1-based evaluation at which best-so-far speedups first reach 1 + 0.95 (max - 1); 0
-// when there is no gain. For the fidelity check (a run against its own best).
-int evaluations_to_own_target(const std::vector<double>& best_speedups);
-
 }  // namespace kblaster

@@ -64,22 +64,41 @@ Result<std::map<std::string, Levels, std::less<>>> read_levels(const Database& d
   return levels;
 }
 
-// Applies the header's formulas to `s` (all zero for the prior and none levels).
-Prediction estimate(const TechniqueStats& s, const Prior& prior, const PredictionOptions& o) {
+// k of the header: the prior as pseudo-observations.
+double prior_count(const Prior& prior, const PredictionOptions& o) {
+  return o.prior_weight * prior.confidence;
+}
+
+// s_eff^2 of the header: the steps' variance, with one pseudo-observation of unit_sd^2.
+double step_variance(const TechniqueStats& s, const PredictionOptions& o) {
   const double n = static_cast<double>(s.measured);
-  const double a = static_cast<double>(s.attempts);
-  const double k = o.prior_weight * prior.confidence;
-  const double mean = n > 0 ? s.sum_log_speedup / n : 0.0;
-  const double mu = n + k > 0 ? (n * mean + k * prior.expected_log_speedup) / (n + k) : 0.0;
-  const double rho = a + k > 0 ? (n + k) / (a + k) : 1.0;
   const double unit_var = o.unit_sd * o.unit_sd;
-  const double var_eff = n > 0 ? ((n - 1) * s.variance_log_speedup() + unit_var) / n : unit_var;
+  return n > 0 ? ((n - 1) * s.variance_log_speedup() + unit_var) / n : unit_var;
+}
+
+// rho of the header: the chance a step is measured, the prior's k steps all measured.
+double measured_share(const TechniqueStats& s, double k) {
+  const double n = static_cast<double>(s.measured), a = static_cast<double>(s.attempts);
+  return a + k > 0 ? (n + k) / (a + k) : 1.0;
+}
+
+Prediction prediction(const TechniqueStats& s, double gain, double uncertainty) {
   Prediction p;
-  p.expected_log_speedup = rho * mu;
-  p.uncertainty = std::sqrt(var_eff / std::max(n + k, 1.0));
+  p.expected_log_speedup = gain;
+  p.uncertainty = uncertainty;
   p.evidence = s.measured;
   p.attempts = s.attempts;
   return p;
+}
+
+// Applies the header's formulas to `s` (all zero for the prior and none levels).
+Prediction estimate(const TechniqueStats& s, const Prior& prior, const PredictionOptions& o) {
+  const double n = static_cast<double>(s.measured);
+  const double k = prior_count(prior, o);
+  const double mu =
+      n + k > 0 ? (s.sum_log_speedup + k * prior.expected_log_speedup) / (n + k) : 0.0;
+  return prediction(s, measured_share(s, k) * mu,
+                    std::sqrt(step_variance(s, o) / std::max(n + k, 1.0)));
 }
 
 // The header's borrowed-level formulas: `s` pools other states or archs.
@@ -87,24 +106,15 @@ Prediction estimate_borrowed(const TechniqueStats& s, const Prior& prior,
                              const PredictionOptions& o) {
   const Prediction base = estimate(TechniqueStats{}, prior, o);  // the prior level, or none
   const double n = static_cast<double>(s.measured);
-  const double a = static_cast<double>(s.attempts);
-  const double k = o.prior_weight * prior.confidence;
   const double w_b = 1.0 / (base.uncertainty * base.uncertainty);
   double mu = base.expected_log_speedup;
   double w = w_b;
   if (n > 0) {
-    const double unit_var = o.unit_sd * o.unit_sd;
-    const double var_eff = ((n - 1) * s.variance_log_speedup() + unit_var) / n;
-    const double w_m = 1.0 / (var_eff / n + o.borrow_sd * o.borrow_sd);
+    const double w_m = 1.0 / (step_variance(s, o) / n + o.borrow_sd * o.borrow_sd);
     w = w_m + w_b;
     mu = (s.sum_log_speedup / n * w_m + base.expected_log_speedup * w_b) / w;
   }
-  Prediction p;
-  p.expected_log_speedup = (a + k > 0 ? (n + k) / (a + k) : 1.0) * mu;
-  p.uncertainty = std::sqrt(1.0 / w);
-  p.evidence = s.measured;
-  p.attempts = s.attempts;
-  return p;
+  return prediction(s, measured_share(s, prior_count(prior, o)) * mu, std::sqrt(1.0 / w));
 }
 
 }  // namespace

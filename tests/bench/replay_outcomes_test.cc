@@ -4,8 +4,7 @@
 
 #include <cmath>
 
-#include "core/config_loader.h"
-#include "core/source_tree.h"
+#include "example_kernels.h"
 #include "recorded_outcomes.h"
 #include "replay_evaluator.h"
 #include "test_paths.h"
@@ -33,11 +32,7 @@ nlohmann::json step(int rollout, int depth, const std::string& technique, const 
 class ReplayOutcomesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto c = load_config(DirectoryTree(testing::examples_dir()));
-    ASSERT_TRUE(c.ok()) << c.error().message;
-    config = std::move(*c);
-    for (const auto& k : config.kernels)
-      if (k.name == "softmax_slow") spec = &k;
+    spec = testing::example_kernel("softmax_slow");
     ASSERT_NE(spec, nullptr);
     outcomes.emplace(*spec, testing::read_text(testing::examples_dir() / spec->source),
                      TargetGpu{"sm_90", true});
@@ -62,7 +57,6 @@ class ReplayOutcomesTest : public ::testing::Test {
     return parent;
   }
 
-  Config config;
   const KernelSpec* spec = nullptr;
   std::optional<KernelOutcomes> outcomes;
 };

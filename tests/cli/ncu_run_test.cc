@@ -7,9 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "cli/fake_ncu.h"
-#include "core/config_loader.h"
 #include "core/launch_plan.h"
-#include "core/source_tree.h"
+#include "example_kernels.h"
 #include "gpu/fake_harness/fake_harness.h"
 #include "test_paths.h"
 
@@ -21,9 +20,8 @@ using ::testing::HasSubstr;
 TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
   testing::TempDir dir;
   const auto ncu = testing::write_executable(dir, "ncu", testing::kRefusingNcu);
-  auto config = load_config(DirectoryTree(testing::examples_dir()));
-  ASSERT_TRUE(config.ok()) << config.error().message;
-  const KernelSpec& spec = config->kernels.front();
+  ASSERT_FALSE(testing::example_config().kernels.empty());
+  const KernelSpec& spec = testing::example_config().kernels.front();
   auto plan = plan_kernel(spec);
   ASSERT_TRUE(plan.ok());
   KernelBuild build{&spec, {}, std::nullopt};

@@ -5,8 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/gpu_evaluator.h"
-#include "core/config_loader.h"
-#include "core/source_tree.h"
+#include "example_kernels.h"
 #include "gpu/real_nvcc.h"
 #include "search/technique_appliers.h"
 #include "test_paths.h"
@@ -16,12 +15,10 @@ namespace {
 
 TEST(ApplierBuilds, EveryBuildSettingTechniqueCompiles) {
   KB_REQUIRE_NVCC(nvcc);
-  auto config = load_config(DirectoryTree(testing::examples_dir()));
-  ASSERT_TRUE(config.ok()) << config.error().message;
-  auto spec = [&](const std::string& name) -> const KernelSpec& {
-    for (const auto& k : config->kernels)
-      if (k.name == name) return k;
-    throw std::runtime_error(name);
+  auto spec = [](const std::string& name) -> const KernelSpec& {
+    const KernelSpec* k = testing::example_kernel(name);
+    if (!k) throw std::runtime_error(name);
+    return *k;
   };
   testing::TempDir cache_dir;
   CompileCache cache(cache_dir.path());

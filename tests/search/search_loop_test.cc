@@ -12,8 +12,7 @@
 #include <sstream>
 
 #include "cli/fake_harness_runner.h"
-#include "core/config_loader.h"
-#include "core/source_tree.h"
+#include "example_kernels.h"
 #include "kb/seed.h"
 #include "test_paths.h"
 
@@ -77,11 +76,7 @@ class SearchLoopTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.error().message;
     store.emplace(std::move(*s));
     ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
-    auto config = load_config(DirectoryTree(testing::examples_dir()));
-    ASSERT_TRUE(config.ok()) << config.error().message;
-    this->config = std::move(*config);
-    for (const auto& k : this->config.kernels)
-      if (k.name == "softmax_slow") spec = &k;
+    spec = testing::example_kernel("softmax_slow");
     ASSERT_NE(spec, nullptr);
     baseline.source = read_text(testing::examples_dir() / spec->source);
     options.budget = {4, 3, 1e9, 0, 0.01};
@@ -97,7 +92,6 @@ class SearchLoopTest : public ::testing::Test {
   testing::TempDir tmp;
   Catalogue catalogue;
   std::optional<Store> store;
-  Config config;
   const KernelSpec* spec = nullptr;
   Candidate baseline;
   SearchOptions options;

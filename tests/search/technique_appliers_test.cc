@@ -7,8 +7,7 @@
 
 #include <algorithm>
 
-#include "core/config_loader.h"
-#include "core/source_tree.h"
+#include "example_kernels.h"
 #include "gpu/shim.h"
 #include "test_paths.h"
 
@@ -19,22 +18,16 @@ using ::testing::HasSubstr;
 
 class TechniqueAppliers : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto c = load_config(DirectoryTree(testing::examples_dir()));
-    ASSERT_TRUE(c.ok()) << c.error().message;
-    config = std::move(*c);
-  }
   const KernelSpec& spec(const std::string& name) {
-    for (const auto& k : config.kernels)
-      if (k.name == name) return k;
-    throw std::runtime_error("no kernel " + name);
+    const KernelSpec* k = testing::example_kernel(name);
+    if (!k) throw std::runtime_error("no kernel " + name);
+    return *k;
   }
   Candidate baseline(const std::string& name) {
     Candidate c;
     c.source = testing::read_text(testing::examples_dir() / spec(name).source);
     return c;
   }
-  Config config;
   TargetGpu hopper{"sm_90", true};
 };
 
