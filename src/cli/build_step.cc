@@ -2,6 +2,7 @@
 
 #include <iomanip>
 
+#include "cli/flag_checks.h"
 #include "cli/units.h"
 #include "gpu/compiler.h"
 
@@ -61,7 +62,8 @@ std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
 
 void add_build_flags(CLI::App& app, BuildFlags& flags) {
   app.add_option("--arch", flags.arch,
-                 "GPU architecture to build for, e.g. sm_90 (default: [project].arch)");
+                 "GPU architecture to build for, e.g. sm_90 (default: [project].arch)")
+      ->check(arch_validator());
   app.add_option("--cache-dir", flags.cache_dir,
                  "Compile cache directory (default: REPO/.kblaster/cache)");
 }

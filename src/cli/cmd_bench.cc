@@ -20,8 +20,7 @@ struct BenchOptions {
 };
 
 Result<ExitCode> run_bench(const BenchOptions& options, Session& session) {
-  auto run = start_gpu_run(options.common, options.build, std::max(options.verify.timeout_s, 60.0),
-                           session);
+  auto run = start_gpu_run(options.common, options.build, request_timeout(options.verify), session);
   if (!run) return run.error();
   const BuildReport* builds = &run->builds;
   GpuContext* gpu = &run->gpu;
@@ -37,7 +36,7 @@ CommandAction setup_bench(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   add_common_options(app, options->common);
   add_build_flags(app, options->build);
-  add_verify_flags(app, options->verify);
+  add_verify_flags(app, options->verify, 60.0);
   add_bench_flags(app, options->bench);
   return [options](Session& session) { return run_bench(*options, session); };
 }

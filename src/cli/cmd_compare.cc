@@ -10,6 +10,7 @@
 #include "cli/gpu_context.h"
 #include "cli/verify_step.h"
 #include "core/launch_plan.h"
+#include "core/suggest.h"
 
 namespace kblaster {
 namespace {
@@ -23,22 +24,30 @@ struct CompareOptions {
   int repeat = 1;
 };
 
-const KernelSpec* find_kernel(const LoadedRepo& repo, const std::string& name) {
-  for (const auto& k : repo.config.kernels)
+// The kernel named by `flag` (--a or --b); a usage error naming the flag if none is.
+Result<const KernelSpec*> find_kernel(const LoadedRepo& repo, const std::string& flag,
+                                      const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& k : repo.config.kernels) {
     if (k.name == name) return &k;
-  return nullptr;
+    names.push_back(k.name);
+  }
+  return Error::usage(flag + " " + name + ": no such kernel" + did_you_mean(name, names));
 }
 
 Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   if (options.b.empty() == options.b_source.empty())
     return Error::usage("give B as --b KERNEL or as --b-source FILE (one of them)");
-  options.common.kernels = {options.a};
-  if (!options.b.empty() && options.b != options.a) options.common.kernels.push_back(options.b);
+  options.common.kernels.clear();  // compare selects by --a and --b
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
-  // By name: `selected` is in config order, which need not be A then B.
-  const KernelSpec& spec_a = *find_kernel(*repo, options.a);
-  KernelSpec spec_b = options.b.empty() ? spec_a : *find_kernel(*repo, options.b);
+  auto a = find_kernel(*repo, "--a", options.a);
+  if (!a) return a.error();
+  const KernelSpec& spec_a = **a;
+  auto b =
+      options.b.empty() ? Result<const KernelSpec*>(&spec_a) : find_kernel(*repo, "--b", options.b);
+  if (!b) return b.error();
+  KernelSpec spec_b = **b;
   if (!options.b_source.empty()) {
     spec_b.name = spec_a.name + "@" + options.b_source;
     spec_b.source = options.b_source;
@@ -52,7 +61,7 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!builds) return builds.error();
   if (builds->failed > 0) return ExitCode::found_problem;
-  auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 120.0)});
+  auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
   if (!gpu) return gpu.error();
   auto verified = verify_kernels(*builds, *gpu->client, options.verify, session);
   if (!verified) return verified.error();
@@ -117,7 +126,7 @@ CommandAction setup_compare(CLI::App& app) {
   add_common_options(app, options->common);
   app.remove_option(app.get_option("--kernel"));  // A and B are named by --a and --b
   add_build_flags(app, options->build);
-  add_verify_flags(app, options->verify);
+  add_verify_flags(app, options->verify, 120.0);
   app.add_option("--a", options->a, "Kernel A, the baseline")->required();
   app.add_option("--b", options->b,
                  "Kernel B, declared in the same repository with the same arguments");

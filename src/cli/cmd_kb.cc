@@ -1,13 +1,18 @@
 // `kblaster kb init|show|stats [REPO]`: the Knowledge Base file of a kernel
 // repository (DESIGN.md, "Knowledge Base and MAIC-RL").
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "cli/kb_location.h"
+#include "cli/kb_snapshot.h"
+#include "core/suggest.h"
 #include "kb/kb_json.h"
 #include "kb/merge.h"
 #include "kb/prediction.h"
@@ -80,8 +85,14 @@ Result<ExitCode> show(const Store& store, const KbOptions& options, Session& ses
     }
     states.push_back({{"state", info.key}, {"best", best}, {"lessons", recent}});
   }
-  if (!options.state.empty() && states.empty())
-    return Error::usage("--state " + options.state + ": not a state of the catalogue");
+  if (!options.state.empty() && states.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& info : catalogue->states) keys.push_back(info.key);
+    std::string known;
+    for (const auto& key : keys) known += (known.empty() ? "" : ", ") + key;
+    return Error::usage("--state " + options.state + ": not a state of the catalogue" +
+                        did_you_mean(options.state, keys) + " (the states: " + known + ")");
+  }
   if (options.common.json)
     session.out << nlohmann::json{{"arch", options.arch}, {"states", states}}.dump(2) << "\n";
   return ExitCode::ok;
@@ -144,8 +155,8 @@ Result<nlohmann::json> recent_lessons(const Store& store, int limit = 5) {
                  });
 }
 
-Result<nlohmann::json> summary(const Store& store) {
-  nlohmann::json j = {{"kb", store.path().string()}};
+Result<nlohmann::json> summary(const Store& store, const std::filesystem::path& path) {
+  nlohmann::json j = {{"kb", path.string()}};
   for (const auto& [key, sql] : std::vector<std::pair<const char*, const char*>>{
            {"techniques", "SELECT count(*) FROM techniques"},
            {"states", "SELECT count(*) FROM states"},
@@ -162,61 +173,15 @@ Result<nlohmann::json> summary(const Store& store) {
   return j;
 }
 
-// export, import and merge: sorted JSON out, JSON into an empty KB, other KBs in.
-Result<ExitCode> transfer(Store& store, const KbOptions& options, Session& session) {
-  if (options.export_->parsed()) {
-    auto text = export_json(store);
-    if (!text) return text.error();
-    if (options.file.empty()) {
-      session.out << *text;
-    } else {
-      std::ofstream out(options.file, std::ios::binary | std::ios::trunc);
-      out << *text;
-      if (!out.flush()) return Error::io("cannot write " + options.file);
-      session.progress << "exported " << store.path().string() << " to " << options.file << "\n";
-    }
-    return ExitCode::ok;
-  }
-  if (options.import_->parsed()) {
-    std::ifstream in(options.file, std::ios::binary);
-    if (!in) return Error::usage("cannot read " + options.file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (auto s = import_json(store, text.str()); !s)
-      return Error{s.error().kind, options.file + ": " + s.error().message, s.error().where};
-    session.progress << "imported " << options.file << " into " << store.path().string() << "\n";
-    return ExitCode::ok;
-  }
-  for (const auto& other : options.others) {
-    if (!std::filesystem::exists(other)) return Error::usage("merge: no KB file " + other);
-    auto source = Store::open(other);
-    if (!source) return source.error();
-    KB_TRY(merge_into(store, *source));
-    session.progress << "merged " << other << " into " << store.path().string() << "\n";
-  }
-  return ExitCode::ok;
-}
-
-Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
-  const auto path = kb_path(options.common.repo, options.kb);
-  auto store = Store::open(path);
-  if (!store) return store.error();
-  if (options.export_->parsed() || options.import_->parsed() || options.merge->parsed()) {
-    auto done = transfer(*store, options, session);
-    if (!done || options.export_->parsed()) return done;
-  }
-  if (options.init->parsed()) {
-    auto catalogue = read_catalogue(options.kb);
-    if (!catalogue) return catalogue.error();
-    KB_TRY(seed_catalogue(*store, *catalogue));
-  }
-  if (options.show->parsed()) return show(*store, options, session);
-  auto j = summary(*store);
+// kb stats: counts, the best-evidenced statistics and the newest lessons.
+Result<ExitCode> stats(const Store& store, const std::filesystem::path& path,
+                       const KbOptions& options, Session& session) {
+  auto j = summary(store, path);
   if (!j) return j.error();
-  auto evidence = most_evidence(*store);
+  auto evidence = most_evidence(store);
   if (!evidence) return evidence.error();
   (*j)["most_evidence"] = *evidence;
-  auto recent = recent_lessons(*store);
+  auto recent = recent_lessons(store);
   if (!recent) return recent.error();
   (*j)["recent_lessons"] = *recent;
   if (options.common.json) {
@@ -244,6 +209,103 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
   return ExitCode::ok;
 }
 
+// kb export: sorted JSON to stdout or --out.
+Result<ExitCode> export_kb(const Store& store, const std::filesystem::path& path,
+                           const KbOptions& options, Session& session) {
+  auto text = export_json(store);
+  if (!text) return text.error();
+  if (options.file.empty()) {
+    session.out << *text;
+    return ExitCode::ok;
+  }
+  std::ofstream out(options.file, std::ios::binary | std::ios::trunc);
+  out << *text;
+  if (!out.flush())
+    return Error::environment("--out " + options.file +
+                              ": cannot write it: " + std::strerror(errno));
+  session.progress << "exported " << path.string() << " to " << options.file << "\n";
+  return ExitCode::ok;
+}
+
+// The file named by --from, read whole before the KB is opened, so a missing
+// file leaves no KB behind.
+Result<std::string> read_import(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Error::usage("--from " + file + ": cannot read it: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Where the KB is, as the user named it: for error messages.
+std::string kb_flag(const KbOptions& options) {
+  return options.kb.kb.empty() ? "the default KB of REPO " + options.common.repo : "--kb";
+}
+
+// Checks what the command names before anything is opened, so a mistyped path
+// fails without creating a KB or changing an input.
+Status check_arguments(const KbOptions& options, const std::filesystem::path& path) {
+  if (!options.common.kernels.empty())
+    return Error::usage("--kernel: the kb commands work on the whole KB, not on single kernels");
+  if (options.kb.kb.empty() && !std::filesystem::is_directory(options.common.repo))
+    return Error::usage("REPO " + options.common.repo +
+                        " is not a directory; give a kernel repository, or --kb FILE");
+  const bool writes =
+      options.init->parsed() || options.import_->parsed() || options.merge->parsed();
+  // A command that writes creates the KB when there is none, or fills an empty file.
+  std::error_code ec;
+  const bool absent_or_empty =
+      !std::filesystem::exists(path, ec) ||
+      (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0);
+  if (!writes || !absent_or_empty) KB_TRY(check_kb_file(path, kb_flag(options)));
+  for (const auto& other : options.others) KB_TRY(check_kb_file(other, "--from"));
+  return Ok{};
+}
+
+// kb init, import and merge: they write the KB at `path`, creating it if absent.
+Result<ExitCode> write_kb(const KbOptions& options, const std::filesystem::path& path,
+                          Session& session) {
+  std::optional<Catalogue> catalogue;
+  if (options.init->parsed()) {
+    auto read = read_catalogue(options.kb);
+    if (!read) return read.error();
+    catalogue = std::move(*read);
+  }
+  std::optional<std::string> import;
+  if (options.import_->parsed()) {
+    auto read = read_import(options.file);
+    if (!read) return read.error();
+    import = std::move(*read);
+  }
+  auto store = Store::open(path);
+  if (!store) return store.error();
+  if (catalogue) KB_TRY(seed_catalogue(*store, *catalogue));
+  if (import) {
+    if (auto s = import_json(*store, *import); !s)
+      return Error{s.error().kind, options.file + ": " + s.error().message, s.error().where};
+    session.progress << "imported " << options.file << " into " << path.string() << "\n";
+  }
+  for (const auto& other : options.others) {
+    auto source = KbSnapshot::take(other, "--from");
+    if (!source) return source.error();
+    KB_TRY(merge_into(*store, source->store()));
+    session.progress << "merged " << other << " into " << path.string() << "\n";
+  }
+  return stats(*store, path, options, session);
+}
+
+Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
+  const auto path = kb_path(options.common.repo, options.kb);
+  KB_TRY(check_arguments(options, path));
+  if (options.init->parsed() || options.import_->parsed() || options.merge->parsed())
+    return write_kb(options, path, session);
+  auto snapshot = KbSnapshot::take(path, kb_flag(options));
+  if (!snapshot) return snapshot.error();
+  if (options.export_->parsed()) return export_kb(snapshot->store(), path, options, session);
+  if (options.show->parsed()) return show(snapshot->store(), options, session);
+  return stats(snapshot->store(), path, options, session);
+}
+
 }  // namespace
 
 CommandAction setup_kb(CLI::App& app) {
@@ -257,9 +319,12 @@ CommandAction setup_kb(CLI::App& app) {
       "Per state: the techniques the KB expects most of, with their evidence, and recent lessons");
   options->show->add_option("--state", options->state,
                             "Only this state (e.g. memory.dram_saturated)");
-  options->show->add_option("--arch", options->arch,
-                            "GPU architecture the statistics are for (default sm_90)");
-  options->show->add_option("--top", options->top, "Techniques per state (default 5)");
+  options->show
+      ->add_option("--arch", options->arch,
+                   "GPU architecture the statistics are for (default sm_90)")
+      ->check(arch_validator());
+  options->show->add_option("--top", options->top, "Techniques per state (default 5)")
+      ->check(CLI::PositiveNumber);
   options->export_ =
       app.add_subcommand("export", "Write the KB as stable, sorted JSON (stdout, or --out FILE)");
   options->export_->add_option("--out", options->file, "File to write instead of stdout");

@@ -36,7 +36,7 @@ struct OptimizeOptions {
 };
 
 Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
-  auto run = start_gpu_run(o.common, o.build, std::max(o.verify.timeout_s, 60.0), session);
+  auto run = start_gpu_run(o.common, o.build, request_timeout(o.verify), session);
   if (!run) return run.error();
   auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
@@ -91,7 +91,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                             ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
                             ncu ? "" : ncu.error().message,
                             *ceilings};
-    for (int i = 0; i < o.verify.seeds; ++i) setup.seeds.push_back(seed + 1000 + i);
+    setup.seeds = search_verification_seeds(o.verify, seed);
     GpuEvaluator evaluator(setup, *compiler, *run->gpu.client, session.clock);
     SearchOptions search;
     search.budget = o.budget;
@@ -122,7 +122,7 @@ CommandAction setup_optimize(CLI::App& app) {
   auto o = std::make_shared<OptimizeOptions>();
   add_common_options(app, o->common);
   add_build_flags(app, o->build);
-  add_verify_flags(app, o->verify);
+  add_verify_flags(app, o->verify, 60.0);
   add_kb_flags(app, o->kb);
   app.add_option("--breadth", o->budget.breadth, "Rollouts per kernel (default 8)");
   app.add_option("--depth", o->budget.depth, "Steps per rollout (default 4)");

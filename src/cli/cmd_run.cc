@@ -34,7 +34,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
   if (!report) return report.error();
 
   if (device.present) {
-    auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 60.0)});
+    auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
     if (!gpu) return gpu.error();
     auto outcome = verify_and_bench(*report, *gpu, options.verify, options.bench, session);
     if (!outcome) return outcome.error();
@@ -68,7 +68,7 @@ CommandAction setup_run(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   add_common_options(app, options->common);
   add_build_flags(app, options->build);
-  add_verify_flags(app, options->verify);
+  add_verify_flags(app, options->verify, 60.0);
   add_bench_flags(app, options->bench);
   return [options](Session& session) { return run_run(*options, session); };
 }

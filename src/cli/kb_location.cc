@@ -44,11 +44,19 @@ Result<Catalogue> read_catalogue(const KbFlags& flags) {
   }
   const auto techniques = read_file(dir / "techniques.json");
   const auto states = read_file(dir / "states.json");
+  if ((!techniques || !states) && !flags.catalogue.empty())
+    return Error::usage("--catalogue " + flags.catalogue +
+                        ": not a seed catalogue (it needs techniques.json and states.json)");
   if (!techniques || !states)
     return Error::environment(
         "the seed catalogue is not in " + dir.string() +
         " (techniques.json, states.json); give --catalogue or set KBLASTER_CATALOGUE");
-  return load_catalogue(*techniques, *states);
+  auto catalogue = load_catalogue(*techniques, *states);
+  if (!catalogue)
+    return Error{catalogue.error().kind,
+                 "the seed catalogue in " + dir.string() + ": " + catalogue.error().message,
+                 catalogue.error().where};
+  return catalogue;
 }
 
 }  // namespace kblaster

@@ -1,5 +1,6 @@
 #include "cli/verify_step.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <random>
 #include <sstream>
@@ -75,12 +76,30 @@ KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
 
 }  // namespace
 
-void add_verify_flags(CLI::App& app, VerifyFlags& flags) {
+void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s) {
+  flags.timeout_floor_s = timeout_floor_s;
   app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3, at least 3)")
       ->check(CLI::Range(3, 1000));
   app.add_option("--seed", flags.seed_base, "First seed (default: drawn at random and printed)");
-  app.add_option("--timeout", flags.timeout_s,
-                 "Seconds one size may take before the kernel counts as hung (default 60)");
+  std::string timeout_help =
+      "Seconds one size may take before the kernel counts as hung (default 60";
+  if (timeout_floor_s > 0)
+    timeout_help += "; this command waits at least " +
+                    std::to_string(static_cast<int>(timeout_floor_s)) +
+                    ", because timing a size takes longer than verifying it";
+  app.add_option("--timeout", flags.timeout_s, timeout_help + ")");
+}
+
+double request_timeout(const VerifyFlags& flags) {
+  return std::max(flags.timeout_s, flags.timeout_floor_s);
+}
+
+std::vector<std::uint64_t> search_verification_seeds(const VerifyFlags& flags,
+                                                     std::uint64_t search_seed) {
+  const std::uint64_t first = flags.seed_base != 0 ? flags.seed_base : search_seed + 1000;
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < flags.seeds; ++i) seeds.push_back(first + static_cast<std::uint64_t>(i));
+  return seeds;
 }
 
 const char* verification_status_name(KernelVerification::Status s) {

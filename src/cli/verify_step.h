@@ -16,8 +16,19 @@ struct VerifyFlags {
   int seeds = 3;                // fresh inputs per size
   std::uint64_t seed_base = 0;  // 0 = draw one at random (printed, so a run can be repeated)
   double timeout_s = 60.0;      // per size; a launch that takes longer counts as a hang
+  double timeout_floor_s = 0;   // the command's minimum: its timing requests run longer
 };
-void add_verify_flags(CLI::App& app, VerifyFlags& flags);
+// Adds --seeds, --seed and --timeout. A command whose requests also time the
+// kernel passes its `timeout_floor_s`, which --help states.
+void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s = 0);
+
+// The harness request timeout: --timeout, raised to the command's floor.
+double request_timeout(const VerifyFlags& flags);
+
+// optimize's verification seeds: --seeds of them, from --seed, or by default
+// from search_seed + 1000, so a search seed repeats its verification too.
+std::vector<std::uint64_t> search_verification_seeds(const VerifyFlags& flags,
+                                                     std::uint64_t search_seed);
 
 struct SizeVerdict {
   std::string size;  // "N=8192 C=768"

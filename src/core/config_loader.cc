@@ -1,8 +1,9 @@
 #include "core/config_loader.h"
 
-#include <regex>
+#include <algorithm>
 #include <sstream>
 
+#include "core/arch_name.h"
 #include "core/kernel_spec_parser.h"
 #include "core/path_glob.h"
 #include "core/suggest.h"
@@ -41,8 +42,7 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
   auto arch = f.string("arch");
   if (!arch) return arch.error();
   if (arch->has_value()) {
-    static const std::regex re("auto|sm_[0-9]{2,3}a?");
-    if (!std::regex_match(**arch, re))
+    if (**arch != "auto" && !is_arch_name(**arch))
       return f.error_at(
           "arch", "`" + **arch + "` is not an architecture; use \"auto\" or one like \"sm_90\"");
     project.arch = **arch;
@@ -96,10 +96,9 @@ Result<CheckConfig> parse_check(const toml::table& root) {
   if (min_effect->has_value()) {
     const double e = **min_effect;
     if (!(e > 0 && e < 1)) {
-      std::ostringstream given;
-      given << e;
-      return f.error_at("min_effect", "`" + given.str() +
-                                          "` is not a fraction between 0 and 1 (e.g. 0.02 for 2%)");
+      std::ostringstream message;
+      message << "`" << e << "` is not a fraction between 0 and 1 (e.g. 0.02 for 2%)";
+      return f.error_at("min_effect", message.str());
     }
     check.min_effect = e;
   }
@@ -135,8 +134,8 @@ Status check_root_tables(const toml::table& root, const std::string& file, bool 
     if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
     std::string where = file + ":" + std::to_string(key.source().begin.line) + ":" +
                         std::to_string(key.source().begin.column);
-    if (name == "project")
-      return Error::config(where, "[project] belongs in kblaster.toml only; " + file +
+    if (std::find(kRootTables.begin(), kRootTables.end(), name) != kRootTables.end())
+      return Error::config(where, "[" + name + "] belongs in kblaster.toml only; " + file +
                                       " may only declare [[kernel]] tables");
     return Error::config(where, "unknown table `" + name + "`" + did_you_mean(name, kRootTables));
   }

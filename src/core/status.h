@@ -15,7 +15,8 @@ enum class ErrorKind {
   usage,        // bad command line
   config,       // bad kblaster.toml or spec (message names file:line:col and field)
   environment,  // something missing on this machine (nvcc, a GPU, a token)
-  io,           // a file could not be read or written
+  io,           // a file could not be read or written, or a child process failed: exit 3, since
+                // the cause is outside kblaster (a full disk, a permission, a broken KB file)
   internal,     // a bug in kblaster
 };
 
@@ -44,8 +45,8 @@ inline ExitCode exit_code_for(ErrorKind kind) {
     case ErrorKind::config:
       return ExitCode::bad_config;
     case ErrorKind::environment:
-      return ExitCode::missing_environment;
     case ErrorKind::io:
+      return ExitCode::missing_environment;
     case ErrorKind::internal:
       return ExitCode::internal_error;
   }

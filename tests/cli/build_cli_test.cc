@@ -18,7 +18,8 @@ std::string last_line(const std::string& text) {
   auto end = text.find_last_not_of('\n');
   if (end == std::string::npos) return "";
   auto start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
 // One test, so the example kernels are compiled once: the run builds all of
@@ -31,11 +32,13 @@ TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   EXPECT_THAT(run.err, HasSubstr("build: 10 compiled, 0 from cache, 0 failed"));
   if (!CudaDriverProbe().probe().present) {
     EXPECT_EQ(run.exit_code, 3) << run.err;
-    EXPECT_THAT(last_line(run.err),
-                ::testing::StartsWith("verification and measurement skipped: no CUDA device present ("));
+    EXPECT_THAT(
+        last_line(run.err),
+        ::testing::StartsWith("verification and measurement skipped: no CUDA device present ("));
   }
 
-  auto again = run_kblaster({"build", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
+  auto again =
+      run_kblaster({"build", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   auto j = nlohmann::json::parse(again.out);
   EXPECT_EQ(j["cache"]["hits"], 10);
@@ -56,10 +59,37 @@ TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   }
 }
 
+// A mistyped --arch fails at parse time, naming the flag, on every command
+// that builds, instead of as one nvcc failure per kernel (exit 1).
+TEST(RunCli, AnArchThatIsNoArchitectureIsAUsageError) {
+  for (const char* command : {"build", "optimize", "check"}) {
+    auto r = run_kblaster({command, "examples/kernels", "--arch", "hopper"});
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--arch")) << command;
+    EXPECT_THAT(r.err, HasSubstr("`hopper` is not a GPU architecture")) << command;
+  }
+  auto good = run_kblaster({"build", "examples/kernels", "--arch", "sm_90a", "--kernel", "axpy"});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+}
+
+// compare picks its kernels with --a and --b, so a name that is no kernel is
+// reported against that flag, before any GPU is looked for.
+TEST(RunCli, CompareNamesTheFlagOfAKernelThatIsNone) {
+  auto a = run_kblaster({"compare", "examples/kernels", "--a", "softmx", "--b", "softmax"});
+  EXPECT_EQ(a.exit_code, 2) << a.err;
+  EXPECT_THAT(a.err, HasSubstr("--a softmx: no such kernel; did you mean `softmax`?"));
+  auto b = run_kblaster({"compare", "examples/kernels", "--a", "softmax", "--b", "nope"});
+  EXPECT_EQ(b.exit_code, 2) << b.err;
+  EXPECT_THAT(b.err, HasSubstr("--b nope: no such kernel"));
+}
+
 TEST(RunCli, BrokenKernelsGetNamedReasonsAndExitOne) {
   testing::TempDir repo;
-  repo.write("ok.cu", "__global__ void k(float* o) { o[0] = 1; }\nvoid ok(float* o) { k<<<1, 1>>>(o); }\n");
-  repo.write("broken.cu", "__global__ void k(float* o) {\n  o[0] = undefined_thing;\n}\nvoid broken(float* o) { k<<<1, 1>>>(o); }\n");
+  repo.write("ok.cu",
+             "__global__ void k(float* o) { o[0] = 1; }\nvoid ok(float* o) { k<<<1, 1>>>(o); }\n");
+  repo.write("broken.cu",
+             "__global__ void k(float* o) {\n  o[0] = undefined_thing;\n}\nvoid broken(float* o) { "
+             "k<<<1, 1>>>(o); }\n");
   repo.write("kblaster.toml", R"TOML(
 [[kernel]]
 name = "ok"
@@ -80,7 +110,8 @@ launcher = "ok"
 args = [ { name = "o", type = "f32", shape = "1", role = "out" }, { name = "n", type = "i32", value = 3 } ]
 )TOML");
   testing::TempDir cache;
-  auto r = run_kblaster({"build", "--json", repo.path().string(), "--cache-dir", cache.path().string()});
+  auto r =
+      run_kblaster({"build", "--json", repo.path().string(), "--cache-dir", cache.path().string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["kernels"].size(), 3u);

@@ -1,10 +1,14 @@
 // `kblaster kb …` through the real binary, on a real SQLite file.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_run.h"
+#include "kb/sqlite.h"
 #include "kb/store.h"
 #include "test_paths.h"
 
@@ -35,11 +39,145 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
   EXPECT_THAT(stats.out, HasSubstr("0 trajectories"));
 }
 
-TEST(KbCli, AMissingCatalogueIsAnEnvironmentErrorNamingWhereItLooked) {
+// A catalogue the user named is a usage error naming the flag; the default
+// one missing (an install without kb/catalogue) is the environment's.
+TEST(KbCli, AMissingCatalogueNamesWhereItLooked) {
   testing::TempDir repo;
   auto r = run_kblaster({"kb", "init", repo.path().string(), "--catalogue", "/no/such/dir"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--catalogue /no/such/dir: not a seed catalogue"));
+
+  ASSERT_EQ(::setenv("KBLASTER_CATALOGUE", "/no/such/env/dir", 1), 0);
+  auto from_env = run_kblaster({"kb", "init", repo.path().string()});
+  ::unsetenv("KBLASTER_CATALOGUE");
+  EXPECT_EQ(from_env.exit_code, 3);
+  EXPECT_THAT(from_env.err, HasSubstr("the seed catalogue is not in /no/such/env/dir"));
+  EXPECT_FALSE(std::filesystem::exists(repo.path() / ".kblaster" / "kb.sqlite"))
+      << "a failed init leaves no KB behind";
+}
+
+// The whole file, for comparing before and after.
+std::string bytes_of(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A seeded KB switched to rollback-journal mode: opening it with Store::open
+// (which sets WAL) would change its header, so any write shows in its bytes.
+std::filesystem::path journal_mode_kb(const testing::TempDir& repo) {
+  EXPECT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  const auto path = repo.path() / ".kblaster" / "kb.sqlite";
+  auto db = Database::open(path);
+  EXPECT_TRUE(db.ok());
+  if (db.ok()) {
+    EXPECT_TRUE(db->exec("PRAGMA journal_mode=DELETE").ok());
+  }
+  return path;
+}
+
+TEST(KbCli, ReadingAKbLeavesItsFileAsItWas) {
+  testing::TempDir repo;
+  const auto path = journal_mode_kb(repo);
+  const std::string before = bytes_of(path);
+  ASSERT_FALSE(before.empty());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"kb", "stats", repo.path().string()},
+        {"kb", "show", repo.path().string(), "--state", "memory.dram_saturated"},
+        {"kb", "export", repo.path().string()}}) {
+    auto r = run_kblaster(args);
+    EXPECT_EQ(r.exit_code, 0) << args[1] << ": " << r.err;
+    EXPECT_EQ(bytes_of(path), before) << args[1] << " changed the KB it only reads";
+  }
+}
+
+TEST(KbCli, ReadingAMissingKbIsAUsageErrorThatCreatesNothing) {
+  testing::TempDir repo;
+  auto stats = run_kblaster({"kb", "stats", repo.path().string()});
+  EXPECT_EQ(stats.exit_code, 2);
+  EXPECT_THAT(stats.err, HasSubstr("no KB at " + (repo.path() / ".kblaster/kb.sqlite").string()));
+  EXPECT_THAT(stats.err, HasSubstr("`kblaster kb init` creates one"));
+  EXPECT_FALSE(std::filesystem::exists(repo.path() / ".kblaster"));
+
+  const auto typo = repo.path() / "no-such-repo";
+  auto show = run_kblaster({"kb", "show", typo.string(), "--state", "memory.dram_saturated"});
+  EXPECT_EQ(show.exit_code, 2);
+  EXPECT_THAT(show.err, HasSubstr("REPO " + typo.string() + " is not a directory"));
+  auto import = run_kblaster({"kb", "import", typo.string(), "--from", "x.json"});
+  EXPECT_EQ(import.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(typo));
+
+  auto no_json = run_kblaster(
+      {"kb", "import", repo.path().string(), "--from", (repo.path() / "missing.json").string()});
+  EXPECT_EQ(no_json.exit_code, 2);
+  EXPECT_THAT(no_json.err, HasSubstr("--from " + (repo.path() / "missing.json").string()));
+  EXPECT_FALSE(std::filesystem::exists(repo.path() / ".kblaster"))
+      << "a failed import leaves no KB behind";
+}
+
+TEST(KbCli, AFileThatIsNoKbIsAUsageErrorAndStaysAsItWas) {
+  testing::TempDir dir;
+  const auto text = dir.path() / "notes.json";
+  std::ofstream(text) << "{\"not\": \"a KB\"}\n";
+  for (const char* command : {"stats", "merge"}) {
+    std::vector<std::string> args = {"kb", command, "--kb", text.string()};
+    if (std::string(command) == "merge")
+      args = {"kb", "merge", dir.path().string(), "--from", text.string()};
+    auto r = run_kblaster(args);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(text.string()));
+    EXPECT_THAT(r.err, HasSubstr("is not a KB: it is not an SQLite database"));
+  }
+  EXPECT_EQ(bytes_of(text), "{\"not\": \"a KB\"}\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / ".kblaster"))
+      << "a merge whose input is no KB creates no target";
+
+  const auto empty = dir.path() / "empty.sqlite";
+  std::ofstream{empty};
+  auto merge = run_kblaster({"kb", "merge", dir.path().string(), "--from", empty.string()});
+  EXPECT_EQ(merge.exit_code, 2);
+  EXPECT_THAT(merge.err, HasSubstr("(the file is empty)"));
+  EXPECT_EQ(std::filesystem::file_size(empty), 0u) << "no schema was written into the input";
+}
+
+TEST(KbCli, MergeLeavesItsInputsAsTheyWere) {
+  testing::TempDir source_repo, target;
+  const auto source = journal_mode_kb(source_repo);
+  const std::string before = bytes_of(source);
+  auto merged = run_kblaster({"kb", "merge", target.path().string(), "--from", source.string()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_THAT(merged.err, HasSubstr("merged " + source.string() + " into "));
+  EXPECT_EQ(bytes_of(source), before);
+  EXPECT_EQ(run_kblaster({"kb", "export", target.path().string()}).out,
+            run_kblaster({"kb", "export", source_repo.path().string()}).out);
+}
+
+TEST(KbCli, FlagsThatMeanNothingHereOrAreOutOfRangeAreUsageErrors) {
+  testing::TempDir repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  auto kernel = run_kblaster({"kb", "stats", repo.path().string(), "--kernel", "softmax"});
+  EXPECT_EQ(kernel.exit_code, 2);
+  EXPECT_THAT(kernel.err, HasSubstr("--kernel: the kb commands work on the whole KB"));
+  auto top = run_kblaster({"kb", "show", repo.path().string(), "--top", "0"});
+  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_THAT(top.err, HasSubstr("--top"));
+  auto arch = run_kblaster({"kb", "show", repo.path().string(), "--arch", "hopper"});
+  EXPECT_EQ(arch.exit_code, 2);
+  EXPECT_THAT(arch.err, HasSubstr("`hopper` is not a GPU architecture"));
+  auto state =
+      run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturate"});
+  EXPECT_EQ(state.exit_code, 2);
+  EXPECT_THAT(state.err, HasSubstr("did you mean `memory.dram_saturated`?"));
+  EXPECT_THAT(state.err, HasSubstr("(the states: "));
+}
+
+TEST(KbCli, AnUnwritableExportIsTheEnvironmentsProblemAndNamesTheFlag) {
+  testing::TempDir repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  auto r = run_kblaster({"kb", "export", repo.path().string(), "--out", "/no/such/dir/kb.json"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_THAT(r.err, HasSubstr("/no/such/dir"));
+  EXPECT_THAT(r.err, HasSubstr("--out /no/such/dir/kb.json: cannot write it"));
 }
 
 TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {

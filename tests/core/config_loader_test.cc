@@ -81,7 +81,24 @@ args = [ { name = "out", type = "bf16", shape = "4", role = "inout", init = "uni
   EXPECT_DOUBLE_EQ(k.tolerance.rtol, 1e-3);
   EXPECT_DOUBLE_EQ(k.tolerance.atol, 1e-2) << "unset atol keeps the bf16 default";
   EXPECT_FALSE(k.tolerance_is_default);
-  EXPECT_EQ(config->spec_files, (std::vector<std::string>{"kblaster.toml", "k/sub/other.kblaster.toml"}));
+  EXPECT_EQ(config->spec_files,
+            (std::vector<std::string>{"kblaster.toml", "k/sub/other.kblaster.toml"}));
+}
+
+// [project] and [check] describe the whole repository, so only kblaster.toml
+// may hold them; a discovered spec file that does says so, for either table.
+TEST(ConfigLoader, RepositoryTablesInASpecFileAreNamedAsMisplaced) {
+  for (const std::string table : {"project", "check"}) {
+    Repo repo(std::string(kKernelHead) + kArgs + kSizes);
+    repo.dir.write("k/x.kblaster.toml", "[" + table + "]\n");
+    auto config = repo.load();
+    ASSERT_FALSE(config.ok()) << table;
+    EXPECT_EQ(config.error().where, "k/x.kblaster.toml:1:2") << table;
+    EXPECT_EQ(config.error().message, "[" + table +
+                                          "] belongs in kblaster.toml only; k/x.kblaster.toml may "
+                                          "only declare [[kernel]] tables")
+        << table;
+  }
 }
 
 struct Malformed {

@@ -1,0 +1,40 @@
+// Reading a KB file without writing to it. Store::open sets WAL mode and
+// migrates the schema, so opening a user's file in place would change it; the
+// commands that only read (kb stats, show, export, and the inputs of kb merge)
+// open a private copy instead.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/status.h"
+#include "kb/store.h"
+
+namespace kblaster {
+
+// Error::usage naming `flag` unless `path` is a non-empty file that starts with
+// SQLite's header: "no KB at PATH", "PATH is a directory", "PATH is not a KB".
+Status check_kb_file(const std::filesystem::path& path, const std::string& flag);
+
+// A copy of a KB file (and of its -wal file, where one exists) in a fresh
+// temporary folder, opened as a Store. The folder is removed with the snapshot.
+class KbSnapshot {
+ public:
+  // check_kb_file's errors, then Error::io naming the file that could not be copied.
+  static Result<KbSnapshot> take(const std::filesystem::path& path, const std::string& flag);
+  KbSnapshot(KbSnapshot&&) noexcept;
+  KbSnapshot& operator=(KbSnapshot&&) = delete;
+  ~KbSnapshot();
+
+  Store& store() { return *store_; }
+
+ private:
+  struct Folder;  // removes the temporary folder when destroyed
+  KbSnapshot(std::unique_ptr<Folder> folder, Store store);
+  std::unique_ptr<Folder> folder_;  // declared first, so the store closes before it is removed
+  std::optional<Store> store_;
+};
+
+}  // namespace kblaster
