@@ -43,6 +43,8 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
       p << build_outcome_name(r.outcome) << ": " << r.summary;
       break;
   }
+  if (!b.reference && b.spec->reference.kind == ReferenceSpec::Kind::base_revision)
+    p << "; reference: the base revision, which `kblaster check` builds";
   if (b.reference)
     p << "; reference "
       << (b.reference->ok() ? build_outcome_name(b.reference->outcome)

@@ -1,4 +1,5 @@
-// `kblaster build [REPO]`: compile every kernel through the candidate builder.
+// `kblaster build [REPO]`: compile every kernel, and its CPU or GPU reference,
+// through the candidate builder. Needs nvcc, not a GPU.
 #include "cli/build_step.h"
 #include "cli/commands.h"
 
@@ -13,7 +14,8 @@ struct BuildOptions {
 Result<ExitCode> run_build(const BuildOptions& options, Session& session) {
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
-  auto report = build_kernels(*repo, options.build, session.device.probe(), session);
+  auto report =
+      build_kernels(*repo, options.build, session.device.probe(), session, ReferenceBuilds::build);
   if (!report) return report.error();
   if (options.common.json) session.out << to_json(*report).dump(2) << "\n";
   return report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;

@@ -29,8 +29,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
       return Error::internal("kernel `" + spec->name +
                              "` passed validation but cannot be planned: " + plan.error().message);
   const DeviceInfo device = session.device.probe();
-  auto report = build_kernels(*repo, options.build, device, session,
-                              device.present ? ReferenceBuilds::build : ReferenceBuilds::skip);
+  auto report = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!report) return report.error();
 
   if (device.present) {

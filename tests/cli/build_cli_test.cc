@@ -108,13 +108,21 @@ name = "mismatch"
 source = "ok.cu"
 launcher = "ok"
 args = [ { name = "o", type = "f32", shape = "1", role = "out" }, { name = "n", type = "i32", value = 3 } ]
+
+[[kernel]]
+name = "bad_reference"
+source = "ok.cu"
+launcher = "ok"
+reference = "ref.cpp:wrong_name"
+args = [ { name = "o", type = "f32", shape = "1", role = "out" } ]
 )TOML");
+  repo.write("ref.cpp", "void right_name(float* o) { o[0] = 1; }\n");
   testing::TempDir cache;
   auto r =
       run_kblaster({"build", "--json", repo.path().string(), "--cache-dir", cache.path().string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["kernels"].size(), 3u);
+  ASSERT_EQ(j["kernels"].size(), 4u);
   EXPECT_EQ(j["kernels"][0]["outcome"], "built");
   const auto& broken = j["kernels"][1];
   EXPECT_EQ(broken["outcome"], "compile_error");
@@ -123,8 +131,17 @@ args = [ { name = "o", type = "f32", shape = "1", role = "out" }, { name = "n", 
   EXPECT_EQ(broken["diagnostics"][0]["line"], 2);
   EXPECT_THAT(broken["diagnostics"][0]["message"].get<std::string>(), HasSubstr("undefined_thing"));
   EXPECT_EQ(j["kernels"][2]["outcome"], "launcher_mismatch");
-  EXPECT_THAT(r.err, HasSubstr("[2/3] broken          compile_error: "));
-  EXPECT_THAT(r.err, HasSubstr("build: 1 compiled, 0 from cache, 2 failed"));
+  EXPECT_THAT(r.err, HasSubstr("[2/4] broken          compile_error: "));
+  EXPECT_THAT(r.err, HasSubstr("[1/4] ok              built in "));
+  EXPECT_THAT(r.err, HasSubstr("; reference: the base revision, which `kblaster check` builds"));
+  // A reference is built without a GPU too, so a broken one is caught here, not on the runner.
+  const auto& bad_reference = j["kernels"][3];
+  EXPECT_EQ(bad_reference["outcome"], "built");
+  ASSERT_TRUE(bad_reference["reference"].is_object()) << bad_reference.dump();
+  EXPECT_NE(bad_reference["reference"]["outcome"], "built");
+  EXPECT_THAT(r.err, HasSubstr("[4/4] bad_reference"));
+  EXPECT_THAT(r.err, HasSubstr("wrong_name"));
+  EXPECT_THAT(r.err, HasSubstr("build: 1 compiled, 0 from cache, 3 failed"));
 }
 
 }  // namespace
