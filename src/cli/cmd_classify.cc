@@ -81,11 +81,18 @@ CommandAction setup_classify(CLI::App& app) {
                  "An earlier run's CSV: also print the profile delta from it to --ncu-csv");
   app.add_option("--before-source", o->before_source,
                  "The earlier run's source (default: --source)");
-  app.add_option("--min-bytes", o->min_bytes,
-                 "The workload's minimum DRAM bytes, for the roofline");
-  app.add_option("--flops", o->flops, "The workload's FLOPs, for the roofline");
-  app.add_option("--peak-dram", o->peak_dram, "Measured DRAM bytes/s, for the roofline");
-  app.add_option("--peak-fp32", o->peak_fp32, "Measured FP32 FLOP/s, for the roofline");
+  // The roofline needs both a workload and a ceiling: half of either pair is a usage error.
+  auto* min_bytes = app.add_option("--min-bytes", o->min_bytes,
+                                   "The workload's minimum DRAM bytes, for the roofline");
+  auto* flops = app.add_option("--flops", o->flops, "The workload's FLOPs, for the roofline");
+  auto* peak_dram =
+      app.add_option("--peak-dram", o->peak_dram, "Measured DRAM bytes/s, for the roofline");
+  auto* peak_fp32 =
+      app.add_option("--peak-fp32", o->peak_fp32, "Measured FP32 FLOP/s, for the roofline");
+  min_bytes->needs(peak_dram);
+  peak_dram->needs(min_bytes);
+  flops->needs(peak_fp32)->needs(min_bytes);
+  peak_fp32->needs(flops);
   app.add_flag("--json", o->json, "Machine-readable JSON on stdout");
   return [o](Session& session) { return run_classify(*o, session); };
 }

@@ -119,5 +119,18 @@ TEST(ClassifyCli, AMissingOrBrokenCsvNamesTheFile) {
   EXPECT_THAT(r.err, ::testing::HasSubstr("broken.csv"));
 }
 
+// The roofline needs the workload and the ceiling: half of the pair used to be
+// dropped without a word, and is now a usage error naming the missing flag.
+TEST(ClassifyCli, HalfARooflineIsAUsageError) {
+  const auto csv = testing::source_dir() / "tests/profile/fixtures/h200/axpy.csv";
+  auto half = testing::run_kblaster({"classify", "--ncu-csv", csv.string(), "--min-bytes", "100"});
+  EXPECT_EQ(half.exit_code, 2);
+  EXPECT_THAT(half.err, ::testing::HasSubstr("--min-bytes requires --peak-dram"));
+  auto whole = testing::run_kblaster({"classify", "--ncu-csv", csv.string(), "--min-bytes",
+                                      "201326592", "--peak-dram", "4.3e12", "--json"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_TRUE(nlohmann::json::parse(whole.out).contains("roofline")) << whole.out;
+}
+
 }  // namespace
 }  // namespace kblaster
