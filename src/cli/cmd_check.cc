@@ -1,7 +1,7 @@
 // `kblaster check [REPO] --base REV --head REV` (or --event): build both ends of
-// a revision range from git objects, verify each hit kernel at head, time it
-// against base, and print one verdict per kernel. [check] in kblaster.toml sets
-// the exit-code policy and the minimum effect.
+// a revision range from git objects, verify each hit kernel (of the --kernel
+// ones) at head, time it against base, and print one verdict per kernel. [check]
+// in kblaster.toml sets the exit-code policy and the minimum effect.
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 
 #include "cli/check_step.h"
 #include "cli/commands.h"
+#include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/verify_step.h"
 #include "git/change_plan.h"
@@ -75,8 +76,8 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
   auto git = GitRepo::open(repo_root);
   if (!git) return git.error();
   auto plan =
-      plan_revisions(**git, want.base, want.head,
-                     options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+      load_change_plan(options.common, **git, want,
+                       options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   const RevisionRange* range = &plan->range;
   const CheckConfig& policy = plan->head_config.check;

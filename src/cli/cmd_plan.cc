@@ -22,14 +22,15 @@ struct PlanOptions {
   RevisionFlags revisions;
 };
 
-// `plan --base … --head …`: the kernels the range hits, from git objects alone.
+// `plan --base … --head …`: the kernels the range hits (of the --kernel ones), from
+// git objects alone.
 Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRange& requested,
                                  Session& session) {
   auto git = GitRepo::open(options.common.repo);
   if (!git) return git.error();
   auto plan =
-      plan_revisions(**git, requested.base, requested.head,
-                     options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
+      load_change_plan(options.common, **git, requested,
+                       options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   if (options.common.json)
     session.out << to_json(*plan, requested.source).dump(2) << "\n";

@@ -1,5 +1,7 @@
 #include "git/change_plan.h"
 
+#include <algorithm>
+
 #include "core/config_loader.h"
 
 namespace kblaster {
@@ -7,6 +9,17 @@ namespace {
 
 SourceReader reader_of(const SourceTree& tree) {
   return [&tree](const std::string& path) { return tree.read(path); };
+}
+
+// The configuration of `tree`. Its errors locate paths in the kernel repository,
+// except a missing kblaster.toml's, located at the tree's name (its commit's short
+// id): that location is dropped, since the caller names the revision.
+Result<Config> load_tree_config(const SourceTree& tree) {
+  auto config = load_config(tree);
+  if (config || config.error().where != tree.describe()) return config;
+  Error e = config.error();
+  e.where.clear();
+  return e;
 }
 
 }  // namespace
@@ -19,14 +32,10 @@ Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
   auto paths = repo.changed_paths(range.base, range.head);
   if (!paths) return paths.error();
 
-  auto head_config = load_config(**head_tree);
-  if (!head_config) {
-    Error e = head_config.error();
-    e.message += " (at head revision " + range.head.short_hex() + ")";
-    return e;
-  }
+  auto head_config = load_tree_config(**head_tree);
+  if (!head_config) return at_head_revision(head_config.error(), range.head);
   ChangePlan plan{range, std::move(*head_config), std::nullopt, std::move(*paths), {}};
-  auto base_config = load_config(**base_tree);
+  auto base_config = load_tree_config(**base_tree);
   if (base_config) plan.base_config = std::move(*base_config);
 
   RevisionFiles base{plan.base_config ? &*plan.base_config : nullptr, reader_of(**base_tree)};
@@ -39,12 +48,8 @@ Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
 Result<ChangePlan> plan_new_branch(const Repo& repo, const CommitId& head) {
   auto head_tree = repo.tree_at(head);
   if (!head_tree) return head_tree.error();
-  auto head_config = load_config(**head_tree);
-  if (!head_config) {
-    Error e = head_config.error();
-    e.message += " (at head revision " + head.short_hex() + ")";
-    return e;
-  }
+  auto head_config = load_tree_config(**head_tree);
+  if (!head_config) return at_head_revision(head_config.error(), head);
   ChangePlan plan{{head, head}, std::move(*head_config), std::nullopt, {}, {}, true};
   RevisionFiles none{nullptr, [](const std::string&) { return std::optional<std::string>(); }};
   RevisionFiles at_head{&plan.head_config, reader_of(**head_tree)};
@@ -62,6 +67,22 @@ Result<ChangePlan> plan_revisions(const Repo& repo, const std::optional<std::str
   auto range = resolve_range(repo, *base, head, mode);
   if (!range) return range.error();
   return plan_change(repo, *range);
+}
+
+void keep_kernels(ChangePlan& plan, const std::vector<std::string>& kernels) {
+  if (kernels.empty()) return;
+  auto named = [&kernels](const std::string& name) {
+    return std::find(kernels.begin(), kernels.end(), name) != kernels.end();
+  };
+  std::erase_if(plan.changes.hits, [&](const KernelHit& hit) {
+    return hit.why == KernelHit::Why::deleted || !named(hit.kernel);
+  });
+  std::erase_if(plan.head_config.kernels, [&](const KernelSpec& k) { return !named(k.name); });
+}
+
+Error at_head_revision(Error error, const CommitId& head) {
+  error.message += " (at head revision " + head.short_hex() + ")";
+  return error;
 }
 
 }  // namespace kblaster

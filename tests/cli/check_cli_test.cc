@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
@@ -114,6 +115,54 @@ TEST(CheckCli, AHeadThatDoesNotCompileExitsOne) {
   ASSERT_EQ(j["kernels"].size(), 1u);
   EXPECT_EQ(j["kernels"][0]["head"], "compile_error");
   EXPECT_EQ(j["kernels"][0]["verdict"], "BUILD_FAILED");
+}
+
+TEST(CheckCli, KernelChecksOnlyTheNamedKernelsOfTheRange) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  ChangedRepo repo;
+  // A third commit edits standalone's source too: the range hits both kernels.
+  repo.git.write(
+      "k/b.cu",
+      "__global__ void k(float* o) { o[0] = 2; }\nvoid b(float* o) { k<<<1, 1>>>(o); }\n");
+  const auto head = repo.git.commit("standalone too");
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         head, "--cache-dir", cache.path().string(), "--kernel", "standalone"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["kernels"][0]["kernel"], "standalone");
+  for (const char* side : {"head", "base"}) {
+    const auto& built = j["builds"][side]["kernels"];
+    ASSERT_EQ(built.size(), 1u) << side;
+    EXPECT_EQ(built[0]["name"], "standalone") << side;
+  }
+}
+
+TEST(CheckCli, AKernelNamedButNotHitIsNotChecked) {
+  ChangedRepo repo;
+  testing::TempDir cache;
+  auto r =
+      run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                    repo.head, "--cache-dir", cache.path().string(), "--kernel", "standalone"});
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.exit_code << " " << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["kernels"].empty()) << j.dump(2);
+  EXPECT_TRUE(j["builds"]["head"]["kernels"].empty());
+  EXPECT_TRUE(j["builds"]["base"]["kernels"].empty());
+}
+
+TEST(CheckCli, AKernelThatIsNoKernelAtHeadIsAUsageErrorBeforeBuilding) {
+  ChangedRepo repo;
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         repo.head, "--cache-dir", cache.path().string(), "--kernel", "nosuch"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_THAT(r.err,
+              HasSubstr("--kernel nosuch: no such kernel (kernels: uses_header, standalone)"));
+  EXPECT_FALSE(std::filesystem::exists(repo.dir.path() / ".kblaster" / "trees"));
 }
 
 // A GitHub push event whose `before` is all zeros: the push created its branch.
