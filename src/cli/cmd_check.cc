@@ -121,7 +121,7 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
       if (r.verdict.empty()) r.verdict = "SKIPPED", r.reason = "no CUDA device";
   } else if (std::any_of(rows.begin(), rows.end(),
                          [](const CheckRow& r) { return r.verdict.empty(); })) {
-    auto gpu = start_gpu(session, device, {60.0, std::max(options.verify.timeout_s, 120.0)});
+    auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
     if (!gpu) return gpu.error();
     std::uint64_t seed =
         options.verify.seed_base ? options.verify.seed_base : (std::random_device{}() | 1u);
@@ -166,7 +166,7 @@ CommandAction setup_check(CLI::App& app) {
   add_common_options(app, options->common);
   add_revision_flags(app, options->revisions);
   add_build_flags(app, options->build);
-  add_verify_flags(app, options->verify);
+  add_verify_flags(app, options->verify, 120.0);
   return [options](Session& session) { return run_check(*options, session); };
 }
 

@@ -10,9 +10,8 @@
 namespace kblaster {
 namespace {
 
-// How load_config names the first declaration of a kernel declared twice.
-constexpr std::string_view kFirstAt = "declared twice; first at ";
-
+// `location` ("file:line:col", relative to the kernel repository) as the user
+// names it: below REPO.
 std::string behind(const std::string& repo, const std::string& location) {
   return (std::filesystem::path(repo) / location).lexically_normal().string();
 }
@@ -71,9 +70,9 @@ Error prefix_config_paths(Error error, const std::string& repo) {
     return error;
   error.where = behind(repo, error.where);
   // The first declaration of a kernel declared twice is named only in the message.
-  const auto at = error.message.find(kFirstAt);
+  const auto at = error.message.find(kDeclaredTwiceFirstAt);
   if (at != std::string::npos) {
-    const auto begin = at + kFirstAt.size();
+    const auto begin = at + kDeclaredTwiceFirstAt.size();
     const auto end = std::min(error.message.find(' ', begin), error.message.size());
     error.message.replace(begin, end - begin,
                           behind(repo, error.message.substr(begin, end - begin)));

@@ -37,6 +37,7 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
   }
   if (flags.base.empty()) {
     if (!flags.head.empty()) return Error::usage("--head needs --base");
+    if (flags.merge_base) return Error::usage("--merge-base needs --base (or --event)");
     return std::optional<RequestedRange>();
   }
   return std::optional<RequestedRange>(

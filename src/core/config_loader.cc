@@ -119,9 +119,9 @@ Status parse_kernels(const toml::table& root, const std::string& file, const Sou
     if (!spec) return spec.error();
     for (const auto& prior : config.kernels)
       if (prior.name == spec->name)
-        return Error::config(
-            spec->where.str(),
-            "kernel `" + spec->name + "` is declared twice; first at " + prior.where.str());
+        return Error::config(spec->where.str(), "kernel `" + spec->name + "` is " +
+                                                    std::string(kDeclaredTwiceFirstAt) +
+                                                    prior.where.str());
     config.kernels.push_back(std::move(*spec));
   }
   return Ok{};

@@ -2,6 +2,8 @@
 // every *.kblaster.toml matched by [project].kernel_specs, validated as a whole.
 #pragma once
 
+#include <string_view>
+
 #include "core/kernel_spec.h"
 #include "core/source_tree.h"
 #include "core/status.h"
@@ -13,5 +15,10 @@ inline constexpr const char* kConfigFile = "kblaster.toml";
 // Reads and validates the configuration of `tree`. Fails with an Error::config
 // whose `where` is "file:line:col" and whose message names the field.
 Result<Config> load_config(const SourceTree& tree);
+
+// A kernel declared twice is an error at its second declaration whose message
+// ends with this text and the first one's "file:line:col", so a caller that
+// rewrites locations (a repository below the git root) can find both.
+inline constexpr std::string_view kDeclaredTwiceFirstAt = "declared twice; first at ";
 
 }  // namespace kblaster

@@ -313,6 +313,12 @@ TEST(RequestedRange, ComesFromFlagsOrTheEventAndRejectsHalfARange) {
   only_head.head = "HEAD";
   EXPECT_FALSE(requested_range(only_head, no_env, no_file).ok());
 
+  RevisionFlags only_merge_base;
+  only_merge_base.merge_base = true;
+  auto alone = requested_range(only_merge_base, no_env, no_file);
+  ASSERT_FALSE(alone.ok()) << "--merge-base alone was silently ignored";
+  EXPECT_EQ(alone.error().message, "--merge-base needs --base (or --event)");
+
   RevisionFlags event;
   event.from_event = true;
   auto missing = requested_range(event, no_env, no_file);
