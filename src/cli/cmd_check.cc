@@ -114,13 +114,15 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
     rows.push_back(build_row(k));
   }
   std::string skipped;
-  if (!device.present) {
+  // Only rows without a verdict from building need the GPU; with none, no device is missed.
+  const bool needs_gpu =
+      std::any_of(rows.begin(), rows.end(), [](const CheckRow& r) { return r.verdict.empty(); });
+  if (needs_gpu && !device.present) {
     skipped =
         "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
     for (auto& r : rows)
       if (r.verdict.empty()) r.verdict = "SKIPPED", r.reason = "no CUDA device";
-  } else if (std::any_of(rows.begin(), rows.end(),
-                         [](const CheckRow& r) { return r.verdict.empty(); })) {
+  } else if (needs_gpu) {
     auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
     if (!gpu) return gpu.error();
     std::uint64_t seed =

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "cli/profile_report.h"
 #include "profile/profile_delta.h"
 
@@ -89,6 +90,7 @@ CommandAction setup_classify(CLI::App& app) {
       app.add_option("--peak-dram", o->peak_dram, "Measured DRAM bytes/s, for the roofline");
   auto* peak_fp32 =
       app.add_option("--peak-fp32", o->peak_fp32, "Measured FP32 FLOP/s, for the roofline");
+  for (CLI::Option* o : {min_bytes, flops, peak_dram, peak_fp32}) o->check(positive_validator());
   min_bytes->needs(peak_dram);
   peak_dram->needs(min_bytes);
   flops->needs(peak_fp32)->needs(min_bytes);

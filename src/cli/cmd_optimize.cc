@@ -56,8 +56,10 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
       o.out.empty() ? run->repo.root / ".kblaster" / "optimize" : std::filesystem::absolute(o.out);
   const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
   session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
-                   << " (repeat with --search-seed " << seed << "), budget " << o.budget.breadth
-                   << " x " << o.budget.depth << ", " << o.budget.max_seconds << " s per kernel\n";
+                   << " (repeat with --search-seed " << seed << "), verification seeds from "
+                   << search_verification_seeds(o.verify, seed).front() << ", budget "
+                   << o.budget.breadth << " x " << o.budget.depth << ", " << o.budget.max_seconds
+                   << " s per kernel\n";
 
   const bool source_only = o.source_only || o.apply;
   const WriteBack write_back = o.apply ? WriteBack::if_verified : WriteBack::never;
@@ -123,6 +125,8 @@ CommandAction setup_optimize(CLI::App& app) {
   add_common_options(app, o->common);
   add_build_flags(app, o->build);
   add_verify_flags(app, o->verify, 60.0);
+  app.get_option("--seed")->description(
+      "First verification seed (default: the search seed + 1000, printed)");
   add_kb_flags(app, o->kb);
   app.add_option("--breadth", o->budget.breadth, "Rollouts per kernel (default 8)");
   app.add_option("--depth", o->budget.depth, "Steps per rollout (default 4)");

@@ -11,9 +11,23 @@ CLI::Validator arch_validator() {
       [](std::string& value) -> std::string {
         return is_arch_name(value)
                    ? std::string()
-                   : "`" + value + "` is not a GPU architecture; use one like sm_90 or sm_90a";
+                   : "`" + value +
+                         "` is not a GPU architecture; use one like sm_90, sm_90a or sm_100f";
       },
       "ARCH");
+}
+
+CLI::Validator positive_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          std::size_t used = 0;
+          if (std::stod(value, &used) > 0 && used == value.size()) return {};
+        } catch (const std::exception&) {  // not a number: fall through to the message
+        }
+        return "`" + value + "` is not a positive number";
+      },
+      "POSITIVE");
 }
 
 }  // namespace kblaster

@@ -9,4 +9,7 @@ namespace kblaster {
 // Accepts GPU architecture names like sm_90 and sm_90a (core/arch_name.h).
 CLI::Validator arch_validator();
 
+// Accepts numbers greater than 0: "-1 is not a positive number".
+CLI::Validator positive_validator();
+
 }  // namespace kblaster

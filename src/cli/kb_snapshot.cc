@@ -1,5 +1,6 @@
 #include "cli/kb_snapshot.h"
 
+#include <sqlite3.h>
 #include <stdlib.h>
 
 #include <array>
@@ -8,8 +9,12 @@
 
 namespace kblaster {
 
+// Owns the temporary folder: removes it once. Copy deleted: two owners would remove it twice.
 struct KbSnapshot::Folder {
   std::filesystem::path path;
+  Folder() = default;
+  Folder(const Folder&) = delete;
+  Folder& operator=(const Folder&) = delete;
   ~Folder() {
     std::error_code ignored;  // a leftover temporary folder is not worth failing the command for
     std::filesystem::remove_all(path, ignored);
@@ -20,15 +25,18 @@ Status check_kb_file(const std::filesystem::path& path, const std::string& flag)
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   const std::string named = path.string() + " (" + flag + ")";
-  if (!std::filesystem::exists(status))
+  if (status.type() == std::filesystem::file_type::not_found)
     return Error::usage("no KB at " + named + "; `kblaster kb init` creates one");
+  if (ec) return Error::environment("cannot look at " + named + ": " + ec.message());
   if (std::filesystem::is_directory(status))
     return Error::usage(named + " is a directory, not a KB file");
+  if (!std::filesystem::is_regular_file(status))  // a FIFO would block the read below
+    return Error::usage(named + " is not a regular file, so not a KB");
   constexpr std::array<char, 16> kHeader = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
                                             'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
   std::array<char, 16> header{};
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::usage("cannot read " + named + ": " + std::strerror(errno));
+  if (!in) return Error::environment("cannot read " + named);
   in.read(header.data(), header.size());
   if (in.gcount() != static_cast<std::streamsize>(header.size()) || header != kHeader)
     return Error::usage(named + " is not a KB: it is not an SQLite database" +
@@ -36,29 +44,49 @@ Status check_kb_file(const std::filesystem::path& path, const std::string& flag)
   return Ok{};
 }
 
+// Copies the database at `from` to `to` with SQLite's online backup, which reads
+// one consistent snapshot even while another process writes `from`; `from` is
+// opened read-only. The message of a failure, or "".
+std::string backup(const std::filesystem::path& from, const std::filesystem::path& to) {
+  sqlite3* source = nullptr;
+  sqlite3* copy = nullptr;
+  std::string failure;
+  if (sqlite3_open_v2(from.c_str(), &source, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    failure = "opening it read-only: " + std::string(sqlite3_errmsg(source));
+  } else if (sqlite3_open_v2(to.c_str(), &copy, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                             nullptr) != SQLITE_OK) {
+    failure = "creating the copy " + to.string() + ": " + sqlite3_errmsg(copy);
+  } else if (sqlite3_backup* b = sqlite3_backup_init(copy, "main", source, "main"); !b) {
+    failure = "copying it: " + std::string(sqlite3_errmsg(copy));
+  } else {
+    const int step = sqlite3_backup_step(b, -1);
+    sqlite3_backup_finish(b);
+    if (step != SQLITE_DONE) failure = "copying it: " + std::string(sqlite3_errstr(step));
+  }
+  sqlite3_close(copy);  // both accept null
+  sqlite3_close(source);
+  return failure;
+}
+
 Result<KbSnapshot> KbSnapshot::take(const std::filesystem::path& path, const std::string& flag) {
   KB_TRY(check_kb_file(path, flag));
+  const std::string named = path.string() + " (" + flag + ")";
   std::string pattern = (std::filesystem::temp_directory_path() / "kblaster-kb-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
-    return Error::io("cannot make a temporary folder for a copy of " + path.string() + ": " +
-                     std::strerror(errno));
-  auto folder = std::make_unique<Folder>();  // no temporary Folder: it would remove the folder
+    return Error::environment("cannot make a temporary folder to read " + named + ": " +
+                              std::strerror(errno));
+  auto folder = std::make_unique<Folder>();
   folder->path = pattern;
   const auto copy = folder->path / "kb.sqlite";
-  for (const std::string suffix : {"", "-wal"}) {
-    const std::filesystem::path from = path.string() + suffix;
-    if (!suffix.empty() && !std::filesystem::exists(from)) continue;
-    std::error_code ec;
-    std::filesystem::copy_file(from, copy.string() + suffix, ec);
-    if (ec) return Error::io("cannot copy " + from.string() + " to read it: " + ec.message());
-  }
+  if (const std::string failure = backup(path, copy); !failure.empty())
+    return Error::environment(named + ": " + failure);
   auto store = Store::open(copy);
-  if (!store) {  // name the user's file, not the copy
+  if (!store) {  // the copy is damaged or from a newer kblaster: name the user's file
     std::string message = store.error().message;
     for (auto at = message.find(copy.string()); at != std::string::npos;
          at = message.find(copy.string(), at + path.string().size()))
       message.replace(at, copy.string().size(), path.string());
-    return Error{store.error().kind, message + " (" + flag + ")", store.error().where};
+    return Error::environment(message + " (" + flag + ")");
   }
   return KbSnapshot(std::move(folder), std::move(*store));
 }

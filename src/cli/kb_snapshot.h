@@ -14,15 +14,18 @@
 
 namespace kblaster {
 
-// Error::usage naming `flag` unless `path` is a non-empty file that starts with
-// SQLite's header: "no KB at PATH", "PATH is a directory", "PATH is not a KB".
+// Error::usage naming `flag` unless `path` is a regular, non-empty file that
+// starts with SQLite's header: "no KB at PATH", "PATH is a directory", "PATH is
+// not a KB"; Error::environment when it cannot be looked at or read.
 Status check_kb_file(const std::filesystem::path& path, const std::string& flag);
 
-// A copy of a KB file (and of its -wal file, where one exists) in a fresh
-// temporary folder, opened as a Store. The folder is removed with the snapshot.
+// A consistent copy of a KB file (SQLite's online backup, the source opened
+// read-only) in a fresh temporary folder, opened as a Store. The folder is
+// removed with the snapshot.
 class KbSnapshot {
  public:
-  // check_kb_file's errors, then Error::io naming the file that could not be copied.
+  // check_kb_file's errors, then Error::environment naming the file that could
+  // not be copied or opened (damaged, or written by a newer kblaster).
   static Result<KbSnapshot> take(const std::filesystem::path& path, const std::string& flag);
   KbSnapshot(KbSnapshot&&) noexcept;
   KbSnapshot& operator=(KbSnapshot&&) = delete;

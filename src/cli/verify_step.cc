@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 
+#include "cli/flag_checks.h"
 #include "core/launch_plan.h"
 
 namespace kblaster {
@@ -87,7 +88,7 @@ void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s)
     timeout_help += "; this command waits at least " +
                     std::to_string(static_cast<int>(timeout_floor_s)) +
                     ", because timing a size takes longer than verifying it";
-  app.add_option("--timeout", flags.timeout_s, timeout_help + ")");
+  app.add_option("--timeout", flags.timeout_s, timeout_help + ")")->check(positive_validator());
 }
 
 double request_timeout(const VerifyFlags& flags) {

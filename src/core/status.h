@@ -15,8 +15,9 @@ enum class ErrorKind {
   usage,        // bad command line
   config,       // bad kblaster.toml or spec (message names file:line:col and field)
   environment,  // something missing on this machine (nvcc, a GPU, a token)
-  io,           // a file could not be read or written, or a child process failed: exit 3, since
-                // the cause is outside kblaster (a full disk, a permission, a broken KB file)
+  io,           // a file, a database or a child process failed in a way kblaster did not expect:
+                // exit 4, as a bug. Callers that know the cause is the machine's or the user's
+                // (a permission, a damaged KB) say so with environment or usage instead.
   internal,     // a bug in kblaster
 };
 
@@ -45,8 +46,8 @@ inline ExitCode exit_code_for(ErrorKind kind) {
     case ErrorKind::config:
       return ExitCode::bad_config;
     case ErrorKind::environment:
-    case ErrorKind::io:
       return ExitCode::missing_environment;
+    case ErrorKind::io:
     case ErrorKind::internal:
       return ExitCode::internal_error;
   }

@@ -68,8 +68,10 @@ TEST(RunCli, AnArchThatIsNoArchitectureIsAUsageError) {
     EXPECT_THAT(r.err, HasSubstr("--arch")) << command;
     EXPECT_THAT(r.err, HasSubstr("`hopper` is not a GPU architecture")) << command;
   }
-  auto good = run_kblaster({"build", "examples/kernels", "--arch", "sm_90a", "--kernel", "axpy"});
-  EXPECT_EQ(good.exit_code, 0) << good.err;
+  for (const char* arch : {"sm_90a", "sm_100f"}) {  // arch- and family-specific targets
+    auto good = run_kblaster({"build", "examples/kernels", "--arch", arch, "--kernel", "axpy"});
+    EXPECT_EQ(good.exit_code, 0) << arch << ": " << good.err;
+  }
 }
 
 // compare picks its kernels with --a and --b, so a name that is no kernel is

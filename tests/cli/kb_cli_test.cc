@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -141,6 +142,36 @@ TEST(KbCli, AFileThatIsNoKbIsAUsageErrorAndStaysAsItWas) {
   EXPECT_EQ(std::filesystem::file_size(empty), 0u) << "no schema was written into the input";
 }
 
+// Every input is read before the target is opened: a broken JSON, a damaged
+// KB or a FIFO fails the command without leaving a new KB or half a merge.
+TEST(KbCli, AFailedImportOrMergeLeavesNoNewKbAndNoHalfMerge) {
+  testing::TempDir dir, good_repo;
+  const auto kb = dir.path() / ".kblaster" / "kb.sqlite";
+  const auto broken_json = dir.path() / "broken.json";
+  std::ofstream(broken_json) << "{oops";
+  auto import = run_kblaster({"kb", "import", dir.path().string(), "--from", broken_json.string()});
+  EXPECT_EQ(import.exit_code, 2) << import.err;
+  EXPECT_THAT(import.err, HasSubstr("--from " + broken_json.string() + ": not JSON"));
+  EXPECT_FALSE(std::filesystem::exists(kb)) << "a failed import leaves no KB behind";
+
+  ASSERT_EQ(run_kblaster({"kb", "init", good_repo.path().string()}).exit_code, 0);
+  const auto good = good_repo.path() / ".kblaster" / "kb.sqlite";
+  const auto damaged = dir.path() / "damaged.sqlite";
+  std::ofstream(damaged, std::ios::binary)
+      << std::string("SQLite format 3\0", 16) << std::string(4096, 'x');
+  auto merge = run_kblaster(
+      {"kb", "merge", dir.path().string(), "--from", good.string(), "--from", damaged.string()});
+  EXPECT_EQ(merge.exit_code, 3) << merge.err;
+  EXPECT_THAT(merge.err, HasSubstr(damaged.string()));
+  EXPECT_FALSE(std::filesystem::exists(kb)) << "no target was created, and so no half merge";
+
+  const auto fifo = dir.path() / "fifo.sqlite";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto stats = run_kblaster({"kb", "stats", "--kb", fifo.string()});
+  EXPECT_EQ(stats.exit_code, 2) << "a FIFO is refused, not read (which would block)";
+  EXPECT_THAT(stats.err, HasSubstr("is not a regular file"));
+}
+
 TEST(KbCli, MergeLeavesItsInputsAsTheyWere) {
   testing::TempDir source_repo, target;
   const auto source = journal_mode_kb(source_repo);
@@ -177,7 +208,7 @@ TEST(KbCli, AnUnwritableExportIsTheEnvironmentsProblemAndNamesTheFlag) {
   ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
   auto r = run_kblaster({"kb", "export", repo.path().string(), "--out", "/no/such/dir/kb.json"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_THAT(r.err, HasSubstr("--out /no/such/dir/kb.json: cannot write it"));
+  EXPECT_THAT(r.err, HasSubstr("--out /no/such/dir/kb.json: cannot write"));
 }
 
 TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {

@@ -26,6 +26,16 @@ TEST(VerifyFlags, TheTimeoutFloorIsAppliedAndStatedInHelp) {
   EXPECT_THAT(plain.help(), ::testing::Not(HasSubstr("waits at least")));
 }
 
+TEST(VerifyFlags, ATimeoutThatIsNotPositiveIsRejected) {
+  for (const char* bad : {"0", "-1", "soon"}) {
+    CLI::App app;
+    VerifyFlags flags;
+    add_verify_flags(app, flags);
+    EXPECT_THROW(app.parse(std::vector<std::string>{bad, "--timeout"}), CLI::ValidationError)
+        << bad;
+  }
+}
+
 TEST(VerifyFlags, SearchVerificationSeedsFollowSeedOrTheSearchSeed) {
   VerifyFlags flags;
   flags.seeds = 3;

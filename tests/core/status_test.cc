@@ -6,12 +6,13 @@
 namespace kblaster {
 namespace {
 
-TEST(ExitCodeFor, OnlyABugInKblasterExitsFour) {
+TEST(ExitCodeFor, UnexpectedFailuresExitFourNotThree) {
   EXPECT_EQ(exit_code_for(ErrorKind::usage), ExitCode::bad_config);
   EXPECT_EQ(exit_code_for(ErrorKind::config), ExitCode::bad_config);
   EXPECT_EQ(exit_code_for(ErrorKind::environment), ExitCode::missing_environment);
-  EXPECT_EQ(exit_code_for(ErrorKind::io), ExitCode::missing_environment)
-      << "an unreadable or unwritable file is the machine's problem, not a bug";
+  EXPECT_EQ(exit_code_for(ErrorKind::io), ExitCode::internal_error)
+      << "an unexpected failure (a harness breaking protocol, say) must not read as a missing "
+         "GPU, which CI may take for a skip";
   EXPECT_EQ(exit_code_for(ErrorKind::internal), ExitCode::internal_error);
 }
 

@@ -126,6 +126,10 @@ TEST(ClassifyCli, HalfARooflineIsAUsageError) {
   auto half = testing::run_kblaster({"classify", "--ncu-csv", csv.string(), "--min-bytes", "100"});
   EXPECT_EQ(half.exit_code, 2);
   EXPECT_THAT(half.err, ::testing::HasSubstr("--min-bytes requires --peak-dram"));
+  auto zero = testing::run_kblaster(
+      {"classify", "--ncu-csv", csv.string(), "--min-bytes", "0", "--peak-dram", "4.3e12"});
+  EXPECT_EQ(zero.exit_code, 2) << "a zero workload would drop the roofline as silently";
+  EXPECT_THAT(zero.err, ::testing::HasSubstr("--min-bytes: `0` is not a positive number"));
   auto whole = testing::run_kblaster({"classify", "--ncu-csv", csv.string(), "--min-bytes",
                                       "201326592", "--peak-dram", "4.3e12", "--json"});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
