@@ -44,28 +44,38 @@ Status check_kb_file(const std::filesystem::path& path, const std::string& flag)
   return Ok{};
 }
 
+// An SQLite connection, closed when it goes. Copy deleted: two owners would close it twice.
+struct Connection {
+  sqlite3* db = nullptr;
+  Connection() = default;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection() { sqlite3_close(db); }  // accepts null
+};
+
 // Copies the database at `from` to `to` with SQLite's online backup, which reads
-// one consistent snapshot even while another process writes `from`; `from` is
-// opened read-only. The message of a failure, or "".
+// one consistent snapshot even while another process writes `from`. The message
+// of a failure, or "".
 std::string backup(const std::filesystem::path& from, const std::filesystem::path& to) {
-  sqlite3* source = nullptr;
-  sqlite3* copy = nullptr;
-  std::string failure;
-  if (sqlite3_open_v2(from.c_str(), &source, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    failure = "opening it read-only: " + std::string(sqlite3_errmsg(source));
-  } else if (sqlite3_open_v2(to.c_str(), &copy, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                             nullptr) != SQLITE_OK) {
-    failure = "creating the copy " + to.string() + ": " + sqlite3_errmsg(copy);
-  } else if (sqlite3_backup* b = sqlite3_backup_init(copy, "main", source, "main"); !b) {
-    failure = "copying it: " + std::string(sqlite3_errmsg(copy));
-  } else {
-    const int step = sqlite3_backup_step(b, -1);
-    sqlite3_backup_finish(b);
-    if (step != SQLITE_DONE) failure = "copying it: " + std::string(sqlite3_errstr(step));
+  Connection source, copy;
+  // Read-write without create, so that closing the last connection removes the
+  // -wal and -shm files a WAL-mode reader makes; read-only where that is refused.
+  // Neither changes what the file holds.
+  if (sqlite3_open_v2(from.c_str(), &source.db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    sqlite3_close(source.db);
+    source.db = nullptr;
+    if (sqlite3_open_v2(from.c_str(), &source.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+      return "opening it: " + std::string(sqlite3_errmsg(source.db));
   }
-  sqlite3_close(copy);  // both accept null
-  sqlite3_close(source);
-  return failure;
+  if (sqlite3_open_v2(to.c_str(), &copy.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK)
+    return "creating the copy " + to.string() + ": " + sqlite3_errmsg(copy.db);
+  sqlite3_backup* b = sqlite3_backup_init(copy.db, "main", source.db, "main");
+  if (!b) return "copying it: " + std::string(sqlite3_errmsg(copy.db));
+  const int step = sqlite3_backup_step(b, -1);
+  sqlite3_backup_finish(b);
+  if (step != SQLITE_DONE) return "copying it: " + std::string(sqlite3_errstr(step));
+  return {};
 }
 
 Result<KbSnapshot> KbSnapshot::take(const std::filesystem::path& path, const std::string& flag) {

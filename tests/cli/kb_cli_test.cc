@@ -182,6 +182,17 @@ TEST(KbCli, MergeLeavesItsInputsAsTheyWere) {
   EXPECT_EQ(bytes_of(source), before);
   EXPECT_EQ(run_kblaster({"kb", "export", target.path().string()}).out,
             run_kblaster({"kb", "export", source_repo.path().string()}).out);
+
+  // A WAL-mode input (as `kb init` makes) gets no -wal or -shm file left beside it.
+  testing::TempDir wal_repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", wal_repo.path().string()}).exit_code, 0);
+  const auto wal_source = wal_repo.path() / ".kblaster" / "kb.sqlite";
+  ASSERT_FALSE(std::filesystem::exists(wal_source.string() + "-wal"));
+  ASSERT_EQ(run_kblaster({"kb", "merge", target.path().string(), "--from", wal_source.string()})
+                .exit_code,
+            0);
+  for (const char* suffix : {"-wal", "-shm"})
+    EXPECT_FALSE(std::filesystem::exists(wal_source.string() + suffix)) << suffix;
 }
 
 TEST(KbCli, FlagsThatMeanNothingHereOrAreOutOfRangeAreUsageErrors) {
