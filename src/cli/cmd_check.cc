@@ -125,13 +125,9 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
   } else if (needs_gpu) {
     auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
     if (!gpu) return gpu.error();
-    std::uint64_t seed =
-        options.verify.seed_base ? options.verify.seed_base : (std::random_device{}() | 1u);
-    std::vector<std::uint64_t> seeds;
-    for (int i = 0; i < options.verify.seeds; ++i)
-      seeds.push_back(seed + static_cast<std::uint64_t>(i));
-    session.progress << "verifying with " << seeds.size() << " seed(s) from " << seed
-                     << " (repeat with --seed " << seed << ")\n";
+    const auto seeds = verification_seeds(options.verify, std::random_device{}() | 1u);
+    session.progress << "verifying with " << seeds.size() << " seed(s) from " << seeds.front()
+                     << " (repeat with --seed " << seeds.front() << ")\n";
     CompareFlags compare;
     compare.criteria.min_effect = policy.min_effect;
     for (std::size_t i = 0; i < kernels.size(); ++i)

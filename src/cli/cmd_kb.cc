@@ -87,8 +87,8 @@ Status check_arguments(const KbOptions& options, const std::filesystem::path& pa
   const bool absent_or_empty =
       !std::filesystem::exists(path, ec) ||
       (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0);
-  if (!writes || !absent_or_empty) KB_TRY(check_kb_file(path, kb_flag(options)));
-  for (const auto& other : options.others) KB_TRY(check_kb_file(other, "--from"));
+  // What is read (this KB, or --from) is checked by KbSnapshot::take before it is opened.
+  if (writes && !absent_or_empty) KB_TRY(check_kb_file(path, kb_flag(options)));
   return Ok{};
 }
 
@@ -194,7 +194,7 @@ CommandAction setup_kb(CLI::App& app) {
                    "GPU architecture the statistics are for (default sm_90)")
       ->check(arch_validator());
   options->show->add_option("--top", options->query.top, "Techniques per state (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_validator());
   options->export_ =
       app.add_subcommand("export", "Write the KB as stable, sorted JSON (stdout, or --out FILE)");
   options->export_->add_option("--out", options->file, "File to write instead of stdout");

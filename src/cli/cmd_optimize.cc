@@ -57,7 +57,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
   session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
                    << " (repeat with --search-seed " << seed << "), verification seeds from "
-                   << search_verification_seeds(o.verify, seed).front() << ", budget "
+                   << verification_seeds(o.verify, seed + 1000).front() << ", budget "
                    << o.budget.breadth << " x " << o.budget.depth << ", " << o.budget.max_seconds
                    << " s per kernel\n";
 
@@ -93,7 +93,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                             ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
                             ncu ? "" : ncu.error().message,
                             *ceilings};
-    setup.seeds = search_verification_seeds(o.verify, seed);
+    setup.seeds = verification_seeds(o.verify, seed + 1000);
     GpuEvaluator evaluator(setup, *compiler, *run->gpu.client, session.clock);
     SearchOptions search;
     search.budget = o.budget;

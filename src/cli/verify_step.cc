@@ -95,9 +95,9 @@ double request_timeout(const VerifyFlags& flags) {
   return std::max(flags.timeout_s, flags.timeout_floor_s);
 }
 
-std::vector<std::uint64_t> search_verification_seeds(const VerifyFlags& flags,
-                                                     std::uint64_t search_seed) {
-  const std::uint64_t first = flags.seed_base != 0 ? flags.seed_base : search_seed + 1000;
+std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
+                                              std::uint64_t default_first) {
+  const std::uint64_t first = flags.seed_base != 0 ? flags.seed_base : default_first;
   std::vector<std::uint64_t> seeds;
   for (int i = 0; i < flags.seeds; ++i) seeds.push_back(first + static_cast<std::uint64_t>(i));
   return seeds;
@@ -118,10 +118,8 @@ const char* verification_status_name(KernelVerification::Status s) {
 Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds,
                                                        HarnessClient& harness,
                                                        const VerifyFlags& flags, Session& session) {
-  std::uint64_t base = flags.seed_base;
-  if (base == 0) base = std::random_device{}() | 1u;
-  std::vector<std::uint64_t> seeds;
-  for (int i = 0; i < flags.seeds; ++i) seeds.push_back(base + static_cast<std::uint64_t>(i));
+  const auto seeds = verification_seeds(flags, std::random_device{}() | 1u);
+  const std::uint64_t base = seeds.front();
   session.progress << "verifying " << builds.kernels.size() << " kernel(s) at every size with "
                    << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base
                    << ")\n";

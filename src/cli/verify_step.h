@@ -25,10 +25,11 @@ void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s 
 // The harness request timeout: --timeout, raised to the command's floor.
 double request_timeout(const VerifyFlags& flags);
 
-// optimize's verification seeds: --seeds of them, from --seed, or by default
-// from search_seed + 1000, so a search seed repeats its verification too.
-std::vector<std::uint64_t> search_verification_seeds(const VerifyFlags& flags,
-                                                     std::uint64_t search_seed);
+// The verification seeds: --seeds of them, counting up from --seed, or from
+// `default_first` without it (verify and check draw one at random; optimize
+// passes the search seed + 1000, so a search seed repeats its inputs too).
+std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
+                                              std::uint64_t default_first);
 
 struct SizeVerdict {
   std::string size;  // "N=8192 C=768"

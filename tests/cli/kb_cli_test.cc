@@ -195,23 +195,24 @@ TEST(KbCli, MergeLeavesItsInputsAsTheyWere) {
     EXPECT_FALSE(std::filesystem::exists(wal_source.string() + suffix)) << suffix;
 }
 
+// Runs kblaster with `args` and expects a usage error (exit 2) whose message holds `text`.
+void expect_usage_error(const std::vector<std::string>& args, const std::string& text) {
+  auto r = run_kblaster(args);
+  EXPECT_EQ(r.exit_code, 2) << args.at(1) << ": " << r.err;
+  EXPECT_THAT(r.err, HasSubstr(text)) << args.at(1);
+}
+
 TEST(KbCli, FlagsThatMeanNothingHereOrAreOutOfRangeAreUsageErrors) {
   testing::TempDir repo;
-  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
-  auto kernel = run_kblaster({"kb", "stats", repo.path().string(), "--kernel", "softmax"});
-  EXPECT_EQ(kernel.exit_code, 2);
-  EXPECT_THAT(kernel.err, HasSubstr("--kernel: the kb commands work on the whole KB"));
-  auto top = run_kblaster({"kb", "show", repo.path().string(), "--top", "0"});
-  EXPECT_EQ(top.exit_code, 2);
-  EXPECT_THAT(top.err, HasSubstr("--top"));
-  auto arch = run_kblaster({"kb", "show", repo.path().string(), "--arch", "hopper"});
-  EXPECT_EQ(arch.exit_code, 2);
-  EXPECT_THAT(arch.err, HasSubstr("`hopper` is not a GPU architecture"));
-  auto state =
-      run_kblaster({"kb", "show", repo.path().string(), "--state", "memory.dram_saturate"});
-  EXPECT_EQ(state.exit_code, 2);
-  EXPECT_THAT(state.err, HasSubstr("did you mean `memory.dram_saturated`?"));
-  EXPECT_THAT(state.err, HasSubstr("(the states: "));
+  const std::string r = repo.path().string();
+  ASSERT_EQ(run_kblaster({"kb", "init", r}).exit_code, 0);
+  expect_usage_error({"kb", "stats", r, "--kernel", "softmax"},
+                     "--kernel: the kb commands work on the whole KB");
+  expect_usage_error({"kb", "show", r, "--top", "0"}, "--top");
+  expect_usage_error({"kb", "show", r, "--arch", "hopper"}, "`hopper` is not a GPU architecture");
+  expect_usage_error({"kb", "show", r, "--state", "memory.dram_saturate"},
+                     "did you mean `memory.dram_saturated`?");
+  expect_usage_error({"kb", "show", r, "--state", "memory.dram_saturate"}, "(the states: ");
 }
 
 TEST(KbCli, AnUnwritableExportIsTheEnvironmentsProblemAndNamesTheFlag) {

@@ -36,14 +36,14 @@ TEST(VerifyFlags, ATimeoutThatIsNotPositiveIsRejected) {
   }
 }
 
-TEST(VerifyFlags, SearchVerificationSeedsFollowSeedOrTheSearchSeed) {
+TEST(VerifyFlags, VerificationSeedsFollowSeedOrTheCommandsDefault) {
   VerifyFlags flags;
   flags.seeds = 3;
-  EXPECT_EQ(search_verification_seeds(flags, 7), (std::vector<std::uint64_t>{1007, 1008, 1009}))
-      << "without --seed, a search seed repeats its verification inputs";
+  EXPECT_EQ(verification_seeds(flags, 1007), (std::vector<std::uint64_t>{1007, 1008, 1009}))
+      << "without --seed, from the command's default (optimize's: search seed 7 + 1000)";
   flags.seed_base = 42;
   flags.seeds = 4;
-  EXPECT_EQ(search_verification_seeds(flags, 7), (std::vector<std::uint64_t>{42, 43, 44, 45}))
+  EXPECT_EQ(verification_seeds(flags, 1007), (std::vector<std::uint64_t>{42, 43, 44, 45}))
       << "--seed sets the first verification seed";
 }
 
