@@ -18,7 +18,6 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   std::filesystem::create_directories(csv.parent_path(), ec);
   std::filesystem::remove(csv, ec);
   SandboxPolicy policy;
-  policy.network = NetworkIsolation::off;
   policy.max_open_files = 4096;
   policy.wall_timeout_s = timeout_s;
   HarnessSession session(ncu_command(ncu, harness_path(), csv, metrics, profile_metric_names()),
@@ -28,6 +27,7 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   // then times the kernel instead. ncu's own log says why where it can.
   std::string failed;
   if (auto hello = client.hello(); !hello) failed = hello.error().message;
+  const auto sandbox = session.sandbox();
   if (failed.empty())
     if (auto loaded = client.load({build.result.object.string()}, std::nullopt); !loaded)
       failed = loaded.error().message;
@@ -46,7 +46,9 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   const auto from_log = in ? ncu_log_problem(run.csv) : std::nullopt;
   if (!failed.empty())
     run.problem = "the harness under ncu failed (" + failed + ")" +
-                  (from_log ? "; ncu says: " + *from_log : std::string());
+                  (from_log ? "; ncu says: " + *from_log : std::string()) +
+                  (sandbox && !sandbox->loopback_up ? "; its network: " + network_summary(*sandbox)
+                                                    : std::string());
   else if (!in)
     run.problem = "ncu wrote no log at " + csv.string();
   else

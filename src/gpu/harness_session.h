@@ -41,6 +41,9 @@ class HarnessRunner {
   virtual std::uint64_t generation() const = 0;
   // Ends the current harness (after a sticky CUDA error, say); the next call starts a fresh one.
   virtual void restart() = 0;
+  // What the running harness's sandbox got, for progress output; nullopt while
+  // none runs, or where the runner has no sandbox to report.
+  virtual std::optional<SandboxReport> sandbox() const { return std::nullopt; }
 };
 
 // The real harness: `harness` started lazily under `sandbox`. Errors are
@@ -63,7 +66,7 @@ class HarnessSession final : public HarnessRunner {
   Result<int> finish(double timeout_s);
 
   // What the running harness's sandbox got; nullopt while none runs.
-  std::optional<SandboxReport> sandbox() const;
+  std::optional<SandboxReport> sandbox() const override;
   // The running harness's process id (also its process group); -1 while none runs.
   pid_t pid() const { return child_ ? child_->pid() : -1; }
 

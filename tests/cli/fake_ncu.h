@@ -15,4 +15,16 @@ printf '==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user d
 exit 1
 )sh";
 
+// The same, after writing the network interfaces it sees (names from
+// /proc/net/dev, space-separated) to `net` beside the script.
+constexpr const char* kNetworkProbingNcu = R"sh(#!/bin/sh
+echo $(tail -n +3 /proc/net/dev | cut -d: -f1) > "$(dirname "$0")/net"
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--log-file" ]; then log="$2"; fi
+  shift
+done
+printf '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0.\n' > "$log"
+exit 1
+)sh";
+
 }  // namespace kblaster::testing

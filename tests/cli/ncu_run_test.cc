@@ -6,9 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include "cli/fake_ncu.h"
 #include "core/launch_plan.h"
 #include "example_kernels.h"
+#include "gpu/child_process.h"
 #include "gpu/fake_harness/fake_harness.h"
 #include "test_paths.h"
 
@@ -32,6 +36,41 @@ TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
   ASSERT_TRUE(run->problem.has_value());
   EXPECT_THAT(*run->problem, HasSubstr("the harness under ncu failed"));
   EXPECT_THAT(*run->problem, HasSubstr("not accessible to this user (ERR_NVGPUCTRPERM)"));
+}
+
+// Whether this machine gives a sandboxed child a network namespace of its own.
+bool network_isolation_available(std::string& why_not) {
+  ChildSpec spec;
+  spec.argv = {"/bin/true"};
+  auto child = ChildProcess::start(spec);
+  if (!child) {
+    why_not = child.error().message;
+    return false;
+  }
+  why_not = child->sandbox().why_not;
+  return child->sandbox().network_isolated;
+}
+
+// ncu (and so the harness it starts) runs in the harness's sandbox, network
+// namespace included: it sees only its own loopback, never the host's interfaces.
+TEST(NcuRun, NcuRunsWithoutTheHostsNetwork) {
+  std::string why_not;
+  if (!network_isolation_available(why_not))
+    GTEST_SKIP() << "network isolation unavailable here: " << why_not;
+  testing::TempDir dir;
+  const auto ncu = testing::write_executable(dir, "ncu", testing::kNetworkProbingNcu);
+  const KernelSpec& spec = testing::example_config().kernels.front();
+  auto plan = plan_kernel(spec);
+  ASSERT_TRUE(plan.ok());
+  KernelBuild build{&spec, {}, std::nullopt};
+  build.result.object = dir.path() / "never-loaded.so";
+  auto run = run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
+                           dir.path() / "profiles" / "axpy.csv", 10.0);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::ifstream net(dir.path() / "net");
+  std::string interfaces;
+  std::getline(net, interfaces);
+  EXPECT_EQ(interfaces, "lo");
 }
 
 }  // namespace
