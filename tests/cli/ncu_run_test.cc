@@ -21,17 +21,21 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
-  testing::TempDir dir;
+// The first example kernel run under the fake ncu in `dir` (no GPU, no object).
+Result<NcuRun> run_under_fake_ncu(const testing::TempDir& dir) {
   const auto ncu = testing::write_executable(dir, "ncu", testing::kRefusingNcu);
-  ASSERT_FALSE(testing::example_config().kernels.empty());
-  const KernelSpec& spec = testing::example_config().kernels.front();
+  const KernelSpec& spec = testing::example_config().kernels.at(0);
   auto plan = plan_kernel(spec);
-  ASSERT_TRUE(plan.ok());
+  if (!plan) return plan.error();
   KernelBuild build{&spec, {}, std::nullopt};
   build.result.object = dir.path() / "never-loaded.so";
-  auto run = run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
-                           dir.path() / "profiles" / "axpy.csv", 10.0);
+  return run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
+                       dir.path() / "profiles" / "axpy.csv", 10.0);
+}
+
+TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {
+  testing::TempDir dir;
+  auto run = run_under_fake_ncu(dir);
   ASSERT_TRUE(run.ok()) << "a failed ncu run is not an Error: " << run.error().message;
   ASSERT_TRUE(run->problem.has_value());
   EXPECT_THAT(*run->problem, HasSubstr("the harness under ncu failed"));
@@ -58,14 +62,7 @@ TEST(NcuRun, NcuRunsWithoutTheHostsNetwork) {
   if (!network_isolation_available(why_not))
     GTEST_SKIP() << "network isolation unavailable here: " << why_not;
   testing::TempDir dir;
-  const auto ncu = testing::write_executable(dir, "ncu", testing::kNetworkProbingNcu);
-  const KernelSpec& spec = testing::example_config().kernels.front();
-  auto plan = plan_kernel(spec);
-  ASSERT_TRUE(plan.ok());
-  KernelBuild build{&spec, {}, std::nullopt};
-  build.result.object = dir.path() / "never-loaded.so";
-  auto run = run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
-                           dir.path() / "profiles" / "axpy.csv", 10.0);
+  auto run = run_under_fake_ncu(dir);
   ASSERT_TRUE(run.ok()) << run.error().message;
   std::ifstream net(dir.path() / "net");
   std::string interfaces;
