@@ -14,6 +14,7 @@
 
 #include "cli_run.h"
 #include "gpu/device_probe.h"
+#include "host_listener.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -21,39 +22,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::run_kblaster;
-
-// A non-blocking TCP listener on the host's 127.0.0.1 that counts who reached it.
-class HostListener {
- public:
-  HostListener() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof address;
-    const bool ok = fd_ >= 0 &&
-                    ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                    ::listen(fd_, 64) == 0 &&
-                    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0;
-    EXPECT_TRUE(ok) << "a listener on the host's loopback";
-    port_ = ok ? ntohs(address.sin_port) : 0;
-  }
-  ~HostListener() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  HostListener(const HostListener&) = delete;
-  HostListener& operator=(const HostListener&) = delete;
-  int port() const { return port_; }
-  // Accepts (and closes) every connection made so far; how many there were.
-  int drain() {
-    int n = 0;
-    for (int c; (c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC)) >= 0; ++n) ::close(c);
-    return n;
-  }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
 
 // Connects to the host's loopback on `port`, as the candidate below does.
 bool phone(int port) {
@@ -101,7 +69,7 @@ class SandboxOnDevice : public ::testing::Test {
 };
 
 TEST_F(SandboxOnDevice, AKernelReachesNoHostServiceUnderVerifyOrProfile) {
-  HostListener host;
+  testing::HostListener host;
   ASSERT_TRUE(phone(host.port()));
   ASSERT_EQ(host.drain(), 1) << "the listener is reachable from the host itself";
 

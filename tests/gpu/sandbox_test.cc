@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gpu/child_process.h"
+#include "host_listener.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -133,34 +134,6 @@ TEST(Sandbox, NetworkIsolationOffSharesTheParentsInterfaces) {
   EXPECT_EQ(reply.line, joined);
 }
 
-// A TCP listener on the host's 127.0.0.1 for one test: what a sandboxed child
-// must not reach. Closed when it goes out of scope.
-class HostListener {
- public:
-  HostListener() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof address;
-    const bool ok = fd_ >= 0 &&
-                    ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                    ::listen(fd_, 4) == 0 &&
-                    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0;
-    EXPECT_TRUE(ok) << "a listener on the host's loopback";
-    port_ = ok ? ntohs(address.sin_port) : 0;
-  }
-  ~HostListener() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  HostListener(const HostListener&) = delete;
-  HostListener& operator=(const HostListener&) = delete;
-  int port() const { return port_; }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
-
 // A child's view of loopback: "own-ok" when it can listen on and connect to its
 // own 127.0.0.1 (what ncu needs to reach its target), then "host-reached" or
 // "host-unreachable" for the host's listener on `port`.
@@ -185,7 +158,7 @@ std::string loopback_probe(int port) {
 // The namespace of its own keeps a working loopback, so ncu can talk to the
 // harness it starts, but the host's loopback services are out of reach.
 TEST(Sandbox, IsolatedChildHasALoopbackOfItsOwnButNotTheHosts) {
-  HostListener host;
+  testing::HostListener host;
   auto [reply, report] = run_sandboxed(loopback_probe(host.port()));
   ASSERT_TRUE(reply.ok()) << reply.failure->message;
   if (!report.network_isolated)
@@ -197,7 +170,7 @@ TEST(Sandbox, IsolatedChildHasALoopbackOfItsOwnButNotTheHosts) {
 
 // The control for the test above: the same probe, unsandboxed network, reaches the host.
 TEST(Sandbox, WithIsolationOffTheProbeReachesTheHostsListener) {
-  HostListener host;
+  testing::HostListener host;
   SandboxPolicy policy;
   policy.network = NetworkIsolation::off;
   auto [reply, report] = run_sandboxed(loopback_probe(host.port()), policy);
