@@ -27,7 +27,6 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   // then times the kernel instead. ncu's own log says why where it can.
   std::string failed;
   if (auto hello = client.hello(); !hello) failed = hello.error().message;
-  const auto sandbox = session.sandbox();
   if (failed.empty())
     if (auto loaded = client.load({build.result.object.string()}, std::nullopt); !loaded)
       failed = loaded.error().message;
@@ -37,6 +36,7 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   if (failed.empty())
     if (auto t = client.profile(0, std::random_device{}() | 1u); !t) failed = t.error().message;
   auto exit = session.finish(timeout_s);
+  const auto sandbox = session.sandbox();  // kept after the run ended, to explain a failure
   if (failed.empty() && !exit) failed = exit.error().message;
   NcuRun run;
   std::ifstream in(csv, std::ios::binary);
@@ -47,8 +47,9 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   if (!failed.empty())
     run.problem = "the harness under ncu failed (" + failed + ")" +
                   (from_log ? "; ncu says: " + *from_log : std::string()) +
-                  (sandbox && !sandbox->loopback_up ? "; its network: " + network_summary(*sandbox)
-                                                    : std::string());
+                  (sandbox && sandbox->network_isolated && !sandbox->loopback_up
+                       ? "; its network: " + network_summary(*sandbox)
+                       : std::string());
   else if (!in)
     run.problem = "ncu wrote no log at " + csv.string();
   else

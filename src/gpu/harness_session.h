@@ -41,8 +41,8 @@ class HarnessRunner {
   virtual std::uint64_t generation() const = 0;
   // Ends the current harness (after a sticky CUDA error, say); the next call starts a fresh one.
   virtual void restart() = 0;
-  // What the running harness's sandbox got, for progress output; nullopt while
-  // none runs, or where the runner has no sandbox to report.
+  // What the last harness started got from its sandbox, for progress output;
+  // nullopt before any started, or where the runner has no sandbox to report.
   virtual std::optional<SandboxReport> sandbox() const { return std::nullopt; }
 };
 
@@ -65,7 +65,8 @@ class HarnessSession final : public HarnessRunner {
   // or was not running.
   Result<int> finish(double timeout_s);
 
-  // What the running harness's sandbox got; nullopt while none runs.
+  // What the last harness started got from its sandbox, even after it ended (so
+  // a failure can be explained); nullopt before any started.
   std::optional<SandboxReport> sandbox() const override;
   // The running harness's process id (also its process group); -1 while none runs.
   pid_t pid() const { return child_ ? child_->pid() : -1; }
@@ -75,6 +76,7 @@ class HarnessSession final : public HarnessRunner {
   ChildSpec spec_;
   std::optional<ChildProcess> child_;
   std::uint64_t generation_ = 0;
+  std::optional<SandboxReport> last_sandbox_;
   HarnessFailure last_failure_ = HarnessFailure::none;
 };
 

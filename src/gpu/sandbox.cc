@@ -35,7 +35,9 @@ bool write_file(const char* path, const std::string& text) noexcept {
 }
 
 // Sets IFF_UP on this namespace's `lo`: 0, or the errno of the call that
-// failed. A new network namespace starts with its loopback down. Async-signal-safe.
+// failed. A new network namespace starts with its loopback down. Only system
+// calls, so safe between fork and exec on Linux (POSIX does not list ioctl as
+// async-signal-safe, but it takes no lock and allocates nothing in user space).
 int bring_loopback_up() noexcept {
   const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return errno;

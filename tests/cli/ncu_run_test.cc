@@ -65,9 +65,11 @@ TEST(NcuRun, NcuRunsWithoutTheHostsNetwork) {
   auto run = run_under_fake_ncu(dir);
   ASSERT_TRUE(run.ok()) << run.error().message;
   std::ifstream net(dir.path() / "net");
-  std::string interfaces;
+  std::string interfaces, loopback;
   std::getline(net, interfaces);
+  std::getline(net, loopback);
   EXPECT_EQ(interfaces, "lo");
+  EXPECT_EQ(loopback, "loopback works") << "ncu talks to its target over loopback";
 }
 
 }  // namespace

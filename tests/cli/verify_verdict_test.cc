@@ -16,8 +16,8 @@ TEST(DescribeVerdict, APassGivesItsLargestErrors) {
 TEST(DescribeVerdict, APassWithoutARelativeErrorSaysWhy) {
   CheckVerdict v{true, "", "", {{"max_abs_error", 0.0}, {"max_rel_error", nullptr}}};
   EXPECT_EQ(describe_verdict(v),
-            "passed (max abs error 0.00e+00, no relative error: no expected value is a normal "
-            "float)");
+            "passed (max abs error 0.00e+00, no relative error: every expected value is zero or "
+            "subnormal)");
 }
 
 TEST(DescribeVerdict, AFailureGivesItsReasonAndSeed) {

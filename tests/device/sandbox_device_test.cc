@@ -3,7 +3,6 @@
 // must reach nothing in either. Labelled `gpu`; skips, saying why, without a
 // CUDA device or where the platform gives no network namespace.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
