@@ -4,7 +4,7 @@
 # and JSON under $OUT and prints a short summary last.
 #   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
 #                                           study's tables and JSON go to $OUT too
-#   bench/run_on_device.sh tests-split      the same, the verify tests on GPU 0 and the check and
+#   bench/run_on_device.sh tests-split      the same, the verify tests on GPU 0 and the check, sandbox and
 #                                           profile tests on GPU 1 at once (a 2-GPU machine);
 #                                           logs in $OUT/gpu0 and $OUT/gpu1
 #   bench/run_on_device.sh bench [ARGS…]    kblaster bench examples/kernels ARGS
@@ -33,7 +33,7 @@ case "$what" in
         --gtest_filter="$2" >"$OUT/gpu$1/device_tests.log" 2>&1
     }
     split_run 0 'DeviceTest.*' &
-    split_run 1 'CheckOnDevice.*:ProfileOnDevice.*' &
+    split_run 1 'CheckOnDevice.*:ProfileOnDevice.*:SandboxOnDevice.*' &
     wait
     grep -hE "^\[ *(OK|FAILED|SKIPPED|PASSED) " "$OUT"/gpu0/device_tests.log "$OUT"/gpu1/device_tests.log;;
   bench) "$D/kblaster" bench examples/kernels --json "$@" >"$OUT/bench.json" 2>"$OUT/bench.log"; echo "exit $?"; grep -E "^bench|REJECTED|FAILED|error" "$OUT/bench.log";;

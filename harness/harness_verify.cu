@@ -91,7 +91,8 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
   const Tolerance tolerance = parse_tolerance(request.at("tolerance"));
   const nlohmann::json against = request.value("against", nlohmann::json("reference"));
   OutputSnapshot previous;
-  double max_abs = 0.0, max_rel = 0.0;
+  double max_abs = 0.0;
+  nlohmann::json max_rel = nullptr;  // stays null while no seed had a relative error
   if (request.at("seeds").empty()) throw HarnessFailure("verify: no seeds given");
   for (const auto& s : request.at("seeds")) {
     const auto seed = s.get<std::uint64_t>();
@@ -106,7 +107,9 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
     v.detail["seed"] = seed;
     if (!v.passed) return {{"verdict", v.to_json()}};
     max_abs = std::max(max_abs, v.detail.value("max_abs_error", 0.0));
-    max_rel = std::max(max_rel, v.detail.value("max_rel_error", 0.0));
+    const nlohmann::json& rel = v.detail["max_rel_error"];
+    if (rel.is_number() && (max_rel.is_null() || rel.get<double>() > max_rel.get<double>()))
+      max_rel = rel;
   }
   Verdict ok;
   ok.detail = {

@@ -53,14 +53,16 @@ Verdict compare_outputs(const std::vector<const ArgDesc*>& outputs, const Output
                              {{"buffer", a.name}, {"index", i}, {"got", g}, {"expected", r}});
     }
   }
+  // Without a normal expected value there is no relative error: null, not 0.
+  const nlohmann::json rel = have_rel ? nlohmann::json(max_rel) : nlohmann::json(nullptr);
   if (bad == 0) {
     Verdict ok;
-    ok.detail = {{"max_abs_error", max_abs}, {"max_rel_error", max_rel}};
+    ok.detail = {{"max_abs_error", max_abs}, {"max_rel_error", rel}};
     return ok;
   }
   first_failure.detail["bad_elements"] = bad;
   first_failure.detail["max_abs_error"] = max_abs;
-  first_failure.detail["max_rel_error"] = max_rel;
+  first_failure.detail["max_rel_error"] = rel;
   first_failure.message += " (" + std::to_string(bad) + " bad elements; max abs error " +
                            std::to_string(max_abs) + ", " +
                            (have_rel ? "max rel error " + std::to_string(max_rel)

@@ -51,10 +51,15 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
 
   auto ra = harness.recheck(0, spec.tolerance);
   if (!ra) return ra.error();
-  auto rb = harness.recheck(1, spec.tolerance);
-  if (!rb) return rb.error();
   result.recheck_a = *ra;
-  result.recheck_b = *rb;
+  if (ra->reason == "timeout" || ra->reason == "crashed") {
+    // The harness, and B's last output with it, is gone: A is rejected either way.
+    result.recheck_b = {false, "not_rechecked", "the harness ended while A was rechecked", {}};
+  } else {
+    auto rb = harness.recheck(1, spec.tolerance);
+    if (!rb) return rb.error();
+    result.recheck_b = *rb;
+  }
   for (const auto& [name, check] :
        {std::pair{"A", &result.recheck_a}, std::pair{"B", &result.recheck_b}})
     if (!check->passed && result.rejected.empty())

@@ -24,7 +24,10 @@ Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, Harness
   if (!hello) return hello.error();
   gpu.harness_device = *hello;
   session.progress << "GPU: " << hello->name << " (cc " << hello->cc << ", " << hello->sm_count
-                   << " SMs, " << format_bytes(hello->l2_bytes) << " L2) in kblaster-harness\n";
+                   << " SMs, " << format_bytes(hello->l2_bytes) << " L2) in kblaster-harness";
+  if (const auto sandbox = gpu.runner->sandbox())
+    session.progress << "; its network: " << network_summary(*sandbox);
+  session.progress << "\n";
   return gpu;
 }
 

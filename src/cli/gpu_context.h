@@ -20,7 +20,8 @@ struct GpuContext {
   HarnessDevice harness_device;
 };
 
-// Starts the harness and greets it, printing which GPU it found. Fails with
+// Starts the harness and greets it, printing which GPU it found and what
+// network the harness's sandbox left it (network_summary). Fails with
 // Error::environment when there is no CUDA device or no harness program.
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts);
 

@@ -18,7 +18,6 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   std::filesystem::create_directories(csv.parent_path(), ec);
   std::filesystem::remove(csv, ec);
   SandboxPolicy policy;
-  policy.network = NetworkIsolation::off;
   policy.max_open_files = 4096;
   policy.wall_timeout_s = timeout_s;
   HarnessSession session(ncu_command(ncu, harness_path(), csv, metrics, profile_metric_names()),
@@ -37,6 +36,7 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   if (failed.empty())
     if (auto t = client.profile(0, std::random_device{}() | 1u); !t) failed = t.error().message;
   auto exit = session.finish(timeout_s);
+  const auto sandbox = session.sandbox();  // kept after the run ended, to explain a failure
   if (failed.empty() && !exit) failed = exit.error().message;
   NcuRun run;
   std::ifstream in(csv, std::ios::binary);
@@ -46,7 +46,10 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   const auto from_log = in ? ncu_log_problem(run.csv) : std::nullopt;
   if (!failed.empty())
     run.problem = "the harness under ncu failed (" + failed + ")" +
-                  (from_log ? "; ncu says: " + *from_log : std::string());
+                  (from_log ? "; ncu says: " + *from_log : std::string()) +
+                  (sandbox && sandbox->network_isolated && !sandbox->loopback_up
+                       ? "; its network: " + network_summary(*sandbox)
+                       : std::string());
   else if (!in)
     run.problem = "ncu wrote no log at " + csv.string();
   else

@@ -20,8 +20,9 @@ struct NcuRun {
 };
 
 // Runs `build`'s candidate at `size` under `ncu`, writing ncu's CSV to `csv`.
-// Under ncu the harness shares the network (ncu talks to its target over
-// loopback) but keeps the rest of its sandbox: scrubbed environment, rlimits.
+// ncu and the harness it starts run in one sandbox, the harness's: scrubbed
+// environment, rlimits, and a network namespace of their own whose loopback is
+// up, which is all ncu needs to talk to its target.
 // A harness that fails or times out under ncu is a run with a `problem` (with
 // ncu's log line when it has one), so callers fall back to timing; no Error.
 Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const SizePlan& size,

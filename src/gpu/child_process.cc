@@ -356,7 +356,7 @@ bool ChildProcess::running() const { return state_ && state_->group.owned(); }
 pid_t ChildProcess::pid() const { return state_ ? state_->group.pid() : -1; }
 
 const SandboxReport& ChildProcess::sandbox() const {
-  static const SandboxReport none{false, "no child"};
+  static const SandboxReport none{false, "no child", false, {}};
   return state_ ? state_->report : none;
 }
 

@@ -97,6 +97,19 @@ Status HarnessClient::setup(const nlohmann::json& args) {
   return Ok{};
 }
 
+Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error) const {
+  if (runner_.last_failure() == HarnessFailure::timeout)
+    return CheckVerdict{false, "timeout",
+                        "no answer within " + std::to_string(static_cast<int>(timeouts_.launch_s)) +
+                            " s: the kernel never finished, so the harness was killed",
+                        nlohmann::json::object()};
+  if (runner_.last_failure() == HarnessFailure::crashed)
+    return CheckVerdict{false, "crashed",
+                        "the harness died running the candidate: " + error.message,
+                        nlohmann::json::object()};
+  return error;
+}
+
 Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std::uint64_t>& seeds,
                                            const Tolerance& tolerance, const Against& against) {
   auto r = call({{"op", "verify"},
@@ -105,19 +118,7 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
                  {"tolerance", tolerance_json(tolerance)},
                  {"against", against_json(against)}},
                 timeouts_.launch_s);
-  if (!r) {
-    if (runner_.last_failure() == HarnessFailure::timeout)
-      return CheckVerdict{false, "timeout",
-                          "no answer within " +
-                              std::to_string(static_cast<int>(timeouts_.launch_s)) +
-                              " s: the kernel never finished, so the harness was killed",
-                          nlohmann::json::object()};
-    if (runner_.last_failure() == HarnessFailure::crashed)
-      return CheckVerdict{false, "crashed",
-                          "the harness died running the candidate: " + r.error().message,
-                          nlohmann::json::object()};
-    return r.error();
-  }
+  if (!r) return failure_verdict(r.error());
   auto verdict =
       parsed("verify", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
   // A fault leaves the harness's CUDA context unusable: start afresh next time.
@@ -158,7 +159,7 @@ Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tole
   auto r =
       call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
            timeouts_.launch_s);
-  if (!r) return r.error();
+  if (!r) return failure_verdict(r.error());
   return parsed("recheck", *r,
                 [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }

@@ -85,6 +85,8 @@ class HarnessClient {
   // One sample per entry of `order`. A failure restarts the harness (a candidate
   // that fails while timed may have left its CUDA context unusable).
   Result<std::vector<TimingSample>> sample(const std::vector<int>& order);
+  // The output of the last timed launch checked again; like verify, a timeout or
+  // crash is a CheckVerdict, and the next call starts a new harness.
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
   Result<double> peak_bandwidth();  // bytes per second
   Result<double> peak_fp32();       // FP32 FLOP per second (FMA = 2)
@@ -95,6 +97,8 @@ class HarnessClient {
 
  private:
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);
+  // The verdict for a launch that timed out or crashed the harness; `error` otherwise.
+  Result<CheckVerdict> failure_verdict(const Error& error) const;
   HarnessRunner& runner_;
   HarnessTimeouts timeouts_;
 };

@@ -53,10 +53,7 @@ Result<int> HarnessSession::finish(double timeout_s) {
   return code;
 }
 
-std::optional<SandboxReport> HarnessSession::sandbox() const {
-  if (!child_ || !child_->running()) return std::nullopt;
-  return child_->sandbox();
-}
+std::optional<SandboxReport> HarnessSession::sandbox() const { return last_sandbox_; }
 
 Result<json> HarnessSession::fail(HarnessFailure failure, Error error) {
   last_failure_ = failure;
@@ -69,6 +66,7 @@ Result<json> HarnessSession::call(const json& request, double timeout_s) {
     auto started = ChildProcess::start(spec_);
     if (!started) return fail(HarnessFailure::unavailable, started.error());
     child_.emplace(std::move(started).value());
+    last_sandbox_ = child_->sandbox();
     ++generation_;
   }
   const std::string op = op_of(request);

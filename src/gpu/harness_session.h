@@ -41,6 +41,9 @@ class HarnessRunner {
   virtual std::uint64_t generation() const = 0;
   // Ends the current harness (after a sticky CUDA error, say); the next call starts a fresh one.
   virtual void restart() = 0;
+  // What the last harness started got from its sandbox, for progress output;
+  // nullopt before any started, or where the runner has no sandbox to report.
+  virtual std::optional<SandboxReport> sandbox() const { return std::nullopt; }
 };
 
 // The real harness: `harness` started lazily under `sandbox`. Errors are
@@ -62,8 +65,9 @@ class HarnessSession final : public HarnessRunner {
   // or was not running.
   Result<int> finish(double timeout_s);
 
-  // What the running harness's sandbox got; nullopt while none runs.
-  std::optional<SandboxReport> sandbox() const;
+  // What the last harness started got from its sandbox, even after it ended (so
+  // a failure can be explained); nullopt before any started.
+  std::optional<SandboxReport> sandbox() const override;
   // The running harness's process id (also its process group); -1 while none runs.
   pid_t pid() const { return child_ ? child_->pid() : -1; }
 
@@ -72,6 +76,7 @@ class HarnessSession final : public HarnessRunner {
   ChildSpec spec_;
   std::optional<ChildProcess> child_;
   std::uint64_t generation_ = 0;
+  std::optional<SandboxReport> last_sandbox_;
   HarnessFailure last_failure_ = HarnessFailure::none;
 };
 

@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <net/if.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +32,26 @@ bool write_file(const char* path, const std::string& text) noexcept {
   if (fd < 0) return false;
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   return ::close(fd) == 0 && ok;
+}
+
+// Sets IFF_UP on this namespace's `lo`: 0, or the errno of the call that
+// failed. A new network namespace starts with its loopback down. Only system
+// calls, so safe between fork and exec on Linux (POSIX does not list ioctl as
+// async-signal-safe, but it takes no lock and allocates nothing in user space).
+int bring_loopback_up() noexcept {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return errno;
+  ifreq request{};
+  std::memcpy(request.ifr_name, "lo", 3);
+  int error = 0;
+  if (::ioctl(fd, SIOCGIFFLAGS, &request) != 0) {
+    error = errno;
+  } else {
+    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP);
+    if (::ioctl(fd, SIOCSIFFLAGS, &request) != 0) error = errno;
+  }
+  ::close(fd);
+  return error;
 }
 
 std::string step_name(SetupStep step) {
@@ -78,6 +101,14 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy) {
   return sandbox_environment(policy, environ);
 }
 
+std::string network_summary(const SandboxReport& report) {
+  if (!report.network_isolated) return "the host's network (" + report.why_not + ")";
+  if (!report.loopback_up)
+    return "no network, not even loopback (a namespace of its own; " + report.loopback_why_not +
+           ")";
+  return "no network (a namespace of its own, loopback only)";
+}
+
 void write_setup_record(int status_fd, SetupRecord record) noexcept {
   // Smaller than PIPE_BUF, so the write is atomic: all of it or nothing.
   while (::write(status_fd, &record, sizeof record) < 0 && errno == EINTR) {
@@ -106,6 +137,7 @@ bool ChildSandbox::apply_in_child(int status_fd) const noexcept {
                           write_file("/proc/self/gid_map", gid_map_));
       }
     }
+    if (r.error == 0 || r.fallback_error == 0) r.loopback_error = bring_loopback_up();
     write_setup_record(status_fd, r);
     if (r.fallback_error != 0 && network_ == NetworkIsolation::required) return false;
   }
@@ -146,7 +178,12 @@ Result<SandboxReport> ChildSandbox::read_report(int status_fd, const std::string
       return Error::environment("cannot run '" + program + "': " + step_name(r.step) +
                                 " failed: " + std::strerror(r.error));
     report.network_isolated = r.error == 0 || r.fallback_error == 0;
-    if (report.network_isolated) continue;
+    if (report.network_isolated) {
+      report.loopback_up = r.loopback_error == 0;
+      if (!report.loopback_up)
+        report.loopback_why_not = std::string("bringing up lo: ") + std::strerror(r.loopback_error);
+      continue;
+    }
     report.why_not = std::string("unshare(CLONE_NEWNET): ") + std::strerror(r.error) +
                      "; unshare(CLONE_NEWUSER | CLONE_NEWNET): " + std::strerror(r.fallback_error);
     if (network_ == NetworkIsolation::required)

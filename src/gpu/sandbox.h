@@ -1,6 +1,8 @@
 // The sandbox kblaster runs the harness in: an environment with no secrets,
 // rlimits, no new privileges, and a network namespace of its own where the
-// platform allows. ChildProcess applies it between fork and exec.
+// platform allows, holding only a loopback interface that is up (so a wrapper
+// such as ncu can talk to its target, and nothing can reach the host's
+// network). ChildProcess applies it between fork and exec.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +16,8 @@ namespace kblaster {
 
 enum class NetworkIsolation {
   off,             // the child shares the parent's network
-  when_available,  // a network namespace of its own where possible; the report says if not
+  when_available,  // a network namespace of its own (loopback only) where possible; the report
+                   // says if not
   required,        // without a network namespace the child is not started
 };
 
@@ -46,7 +49,15 @@ struct SandboxPolicy {
 struct SandboxReport {
   bool network_isolated = false;
   std::string why_not;  // when not isolated: the policy, or each unshare call and its error
+  // Isolated, and the namespace's own loopback interface is up. When isolated
+  // without it, loopback_why_not names the call that failed.
+  bool loopback_up = false;
+  std::string loopback_why_not;
 };
+
+// One line for progress output: "no network (a namespace of its own, loopback
+// only)", or "the host's network (unshare(CLONE_NEWNET): ...)" with the reason.
+std::string network_summary(const SandboxReport& report);
 
 // True when `name` matches a secret pattern (GITHUB_TOKEN, *_API_KEY, AWS_*…),
 // case-insensitively. Such names never reach a sandboxed child.
@@ -62,8 +73,8 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy);
 // The status pipe: how the forked child tells the parent what it applied. The
 // child writes SetupRecords to a close-on-exec pipe: first a `network` record
 // (unless the policy is off) with the errno of each unshare attempt, 0 where it
-// worked; then, only if a step fails, one record naming that step, and it
-// _exits(127). End of file with no failure record means exec succeeded.
+// worked, and of bringing the new namespace's loopback up; then, only if a step fails, one record
+// naming that step, and it _exits(127). End of file with no failure record means exec succeeded.
 enum class SetupStep : std::int32_t {
   network,
   process_group,
@@ -78,6 +89,7 @@ struct SetupRecord {
   SetupStep step = SetupStep::exec;
   std::int32_t error = 0;           // errno of the step (network: of unshare(CLONE_NEWNET))
   std::int32_t fallback_error = 0;  // network: errno of unshare(CLONE_NEWUSER | CLONE_NEWNET)
+  std::int32_t loopback_error = 0;  // network: errno of bringing `lo` up in the new namespace
 };
 // Writes one record; async-signal-safe. A failed write is ignored: the child
 // then exits without a record, and its first request reports that exit.
@@ -88,7 +100,8 @@ void write_setup_record(int status_fd, SetupRecord record) noexcept;
 class ChildSandbox {
  public:
   explicit ChildSandbox(const SandboxPolicy& policy);
-  // In the forked child (async-signal-safe): isolates the network, sets rlimits
+  // In the forked child (async-signal-safe): isolates the network (and brings
+  // the new namespace's loopback up), sets rlimits
   // and no_new_privs, writing records to `status_fd`. False = a step failed
   // (its record is written) and the child must _exit.
   bool apply_in_child(int status_fd) const noexcept;

@@ -204,6 +204,22 @@ TEST_F(CompareTest, RechecksBothCandidatesAtTheEnd) {
   EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], "reference");
 }
 
+// A crash while A is rechecked ends the harness, and B's last output with it:
+// A is rejected for the crash, B is not asked (a fresh harness has nothing
+// loaded), and the comparison is a result, not an Error.
+TEST_F(CompareTest, ACrashInARecheckRejectsAAndAsksNothingOfTheLostHarness) {
+  steady(10e-6, 10e-6, 0.01);
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->recheck_a.reason, "crashed");
+  EXPECT_EQ(r->recheck_b.reason, "not_rechecked");
+  EXPECT_EQ(runner.sent("recheck").size(), 1u);
+  EXPECT_NE(r->rejected.find("A's last timed output is wrong (crashed"), std::string::npos)
+      << r->rejected;
+}
+
 TEST_F(CompareTest, AKernelWithoutAReferenceIsRecheckedAgainstTheBase) {
   steady(10e-6, 10e-6, 0.01);
   auto r = compare_once(client, spec(), flags, clock, Against{0});

@@ -293,5 +293,19 @@ TEST_F(MeasureTest, ACandidateFailingWhileTimedRejectsTheTiming) {
   EXPECT_GE(runner.restarts, 1);
 }
 
+// A candidate that dies while its last timed output is checked again is a
+// rejected timing, as it would be in verify, not an Error (which exits 4).
+TEST_F(MeasureTest, ACandidateCrashingInTheRecheckRejectsTheTiming) {
+  steady(100e-6, 0.002);
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->recheck.passed);
+  EXPECT_EQ(m->recheck.reason, "crashed");
+  EXPECT_NE(m->rejected.find("crashed"), std::string::npos) << m->rejected;
+  EXPECT_NE(m->rejected.find("signal 11"), std::string::npos) << m->rejected;
+}
+
 }  // namespace
 }  // namespace kblaster

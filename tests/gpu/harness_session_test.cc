@@ -74,6 +74,8 @@ TEST_F(HarnessSessionTest, CrashGivesStatusAndStderrThenRestarts) {
       << died.error().message;
   EXPECT_NE(died.error().message.find("fatal: kernel fault at x.cu:12"), std::string::npos);
   EXPECT_EQ(session.pid(), -1);
+  EXPECT_TRUE(session.sandbox().has_value())
+      << "the ended harness's sandbox is kept, to explain the failure";
 
   auto hello = session.call({{"op", "hello"}}, 5.0);
   ASSERT_TRUE(hello.ok()) << hello.error().message;

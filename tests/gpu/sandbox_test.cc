@@ -1,12 +1,17 @@
 #include "gpu/sandbox.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "gpu/child_process.h"
+#include "host_listener.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -127,6 +132,62 @@ TEST(Sandbox, NetworkIsolationOffSharesTheParentsInterfaces) {
   std::string joined;
   for (const auto& name : parent) joined += (joined.empty() ? "" : " ") + name;
   EXPECT_EQ(reply.line, joined);
+}
+
+// A child's view of loopback: "own-ok" when it can listen on and connect to its
+// own 127.0.0.1 (what ncu needs to reach its target), then "host-reached" or
+// "host-unreachable" for the host's listener on `port`.
+std::string loopback_probe(int port) {
+  return "python3 -c '\n"
+         "import socket\n"
+         "own = socket.socket()\n"
+         "own.bind((\"127.0.0.1\", 0))\n"
+         "own.listen(1)\n"
+         "socket.create_connection(own.getsockname(), timeout=5)\n"
+         "try:\n"
+         "    socket.create_connection((\"127.0.0.1\", " +
+         std::to_string(port) +
+         "), timeout=5)\n"
+         "    host = \"host-reached\"\n"
+         "except OSError:\n"
+         "    host = \"host-unreachable\"\n"
+         "print(\"own-ok\", host)\n"
+         "' 2>&1";
+}
+
+// The namespace of its own keeps a working loopback, so ncu can talk to the
+// harness it starts, but the host's loopback services are out of reach.
+TEST(Sandbox, IsolatedChildHasALoopbackOfItsOwnButNotTheHosts) {
+  testing::HostListener host;
+  auto [reply, report] = run_sandboxed(loopback_probe(host.port()));
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  if (!report.network_isolated)
+    GTEST_SKIP() << "network isolation unavailable here: " << report.why_not;
+  EXPECT_TRUE(report.loopback_up) << report.loopback_why_not;
+  EXPECT_EQ(reply.line, "own-ok host-unreachable");
+  EXPECT_EQ(network_summary(report), "no network (a namespace of its own, loopback only)");
+}
+
+// The control for the test above: the same probe, unsandboxed network, reaches the host.
+TEST(Sandbox, WithIsolationOffTheProbeReachesTheHostsListener) {
+  testing::HostListener host;
+  SandboxPolicy policy;
+  policy.network = NetworkIsolation::off;
+  auto [reply, report] = run_sandboxed(loopback_probe(host.port()), policy);
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_EQ(reply.line, "own-ok host-reached");
+  EXPECT_FALSE(report.loopback_up);
+  EXPECT_EQ(network_summary(report), "the host's network (network isolation is off by policy)");
+}
+
+TEST(Sandbox, NetworkSummaryNamesWhatFailed) {
+  SandboxReport shared{false, "unshare(CLONE_NEWNET): Operation not permitted", false, ""};
+  EXPECT_EQ(network_summary(shared),
+            "the host's network (unshare(CLONE_NEWNET): Operation not permitted)");
+  SandboxReport no_loopback{true, "", false, "bringing up lo: Operation not permitted"};
+  EXPECT_EQ(network_summary(no_loopback),
+            "no network, not even loopback (a namespace of its own; bringing up lo: Operation "
+            "not permitted)");
 }
 
 TEST(Sandbox, RlimitsAndNoNewPrivilegesApplyInTheChild) {

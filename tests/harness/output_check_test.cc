@@ -62,6 +62,17 @@ TEST(OutputCheck, NoRelativeErrorAgainstZeros) {
   EXPECT_THAT(v.message, ::testing::Not(HasSubstr("max rel error")));
 }
 
+// A pass against all-zero expected values has no relative error either: the
+// detail says null, where it used to claim a relative error of exactly 0.
+TEST(OutputCheck, APassAgainstZerosHasANullRelativeError) {
+  const ArgDesc out = f32_output("out", 3);
+  const Verdict v = compare_outputs({&out}, {bytes({0.0f, 1e-7f, 0.0f})},
+                                    {bytes({0.0f, 0.0f, 0.0f})}, Tolerance{1e-5, 1e-6});
+  ASSERT_TRUE(v.passed) << v.message;
+  EXPECT_NEAR(v.detail["max_abs_error"].get<double>(), 1e-7, 1e-12);
+  EXPECT_TRUE(v.detail["max_rel_error"].is_null()) << v.detail.dump();
+}
+
 TEST(OutputCheck, NonFiniteWhereTheReferenceIsFiniteIsItsOwnReason) {
   const ArgDesc out = f32_output("out", 2);
   const Verdict v =
