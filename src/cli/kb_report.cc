@@ -1,21 +1,14 @@
 #include "cli/kb_report.h"
 
-#include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/suggest.h"
 #include "kb/prediction.h"
+#include "stats/speedup_text.h"
 
 namespace kblaster {
 namespace {
-
-std::string percent_gain(double log_speedup) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", (std::exp(log_speedup) - 1.0) * 100.0);
-  return buf;
-}
 
 // One number from a query that returns one row of one column.
 Result<std::int64_t> count(const Store& store, const char* sql) {

@@ -1,11 +1,12 @@
 #include "cli/kb_snapshot.h"
 
-#include <sqlite3.h>
 #include <stdlib.h>
 
 #include <array>
 #include <cstring>
 #include <fstream>
+
+#include "kb/sqlite.h"
 
 namespace kblaster {
 
@@ -44,37 +45,14 @@ Status check_kb_file(const std::filesystem::path& path, const std::string& flag)
   return Ok{};
 }
 
-// An SQLite connection, closed when it goes. Copy deleted: two owners would close it twice.
-struct Connection {
-  sqlite3* db = nullptr;
-  Connection() = default;
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  ~Connection() { sqlite3_close(db); }  // accepts null
-};
-
-// Copies the database at `from` to `to` with SQLite's online backup, which reads
-// one consistent snapshot even while another process writes `from`. The message
-// of a failure, or "".
-std::string backup(const std::filesystem::path& from, const std::filesystem::path& to) {
-  Connection source, copy;
-  // Read-write without create, so that closing the last connection removes the
-  // -wal and -shm files a WAL-mode reader makes; read-only where that is refused.
-  // Neither changes what the file holds.
-  if (sqlite3_open_v2(from.c_str(), &source.db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    sqlite3_close(source.db);
-    source.db = nullptr;
-    if (sqlite3_open_v2(from.c_str(), &source.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
-      return "opening it: " + std::string(sqlite3_errmsg(source.db));
-  }
-  if (sqlite3_open_v2(to.c_str(), &copy.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK)
-    return "creating the copy " + to.string() + ": " + sqlite3_errmsg(copy.db);
-  sqlite3_backup* b = sqlite3_backup_init(copy.db, "main", source.db, "main");
-  if (!b) return "copying it: " + std::string(sqlite3_errmsg(copy.db));
-  const int step = sqlite3_backup_step(b, -1);
-  sqlite3_backup_finish(b);
-  if (step != SQLITE_DONE) return "copying it: " + std::string(sqlite3_errstr(step));
+// Copies the KB at `from` to `to` (a new file) as one consistent snapshot,
+// without writing to `from`. The message of a failure, or "".
+std::string copy_kb(const std::filesystem::path& from, const std::filesystem::path& to) {
+  auto source = Database::open_existing(from);
+  if (!source) return source.error().message;
+  auto copy = Database::open(to);
+  if (!copy) return copy.error().message;
+  if (auto copied = source->backup_to(*copy); !copied) return copied.error().message;
   return {};
 }
 
@@ -88,7 +66,7 @@ Result<KbSnapshot> KbSnapshot::take(const std::filesystem::path& path, const std
   auto folder = std::make_unique<Folder>();
   folder->path = pattern;
   const auto copy = folder->path / "kb.sqlite";
-  if (const std::string failure = backup(path, copy); !failure.empty())
+  if (const std::string failure = copy_kb(path, copy); !failure.empty())
     return Error::environment(named + ": " + failure);
   auto store = Store::open(copy);
   if (!store) {  // the copy is damaged or from a newer kblaster: name the user's file

@@ -19,8 +19,8 @@ namespace kblaster {
 // not a KB"; Error::environment when it cannot be looked at or read.
 Status check_kb_file(const std::filesystem::path& path, const std::string& flag);
 
-// A consistent copy of a KB file (SQLite's online backup, the source opened
-// read-only) in a fresh temporary folder, opened as a Store. The folder is
+// A consistent copy of a KB file (Database::backup_to, from a source opened by
+// Database::open_existing) in a fresh temporary folder, opened as a Store. The folder is
 // removed with the snapshot.
 class KbSnapshot {
  public:

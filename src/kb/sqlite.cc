@@ -77,6 +77,37 @@ Result<Database> Database::open(const std::filesystem::path& path) {
   return db;
 }
 
+Result<Database> Database::open_existing(const std::filesystem::path& path) {
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
+  if (rc != SQLITE_OK) {  // a read-only file or folder: read it read-only
+    sqlite3_close_v2(raw);
+    raw = nullptr;
+    rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  }
+  Database db(raw);  // owns the handle even when open failed
+  if (rc != SQLITE_OK) {
+    Error e = sqlite_call_error("sqlite3_open_v2(path, ...)", rc, raw, __FILE__, __LINE__);
+    e.message += " opening " + path.string();
+    return e;
+  }
+  KB_SQLITE_CALL(raw, sqlite3_extended_result_codes(raw, 1));
+  return db;
+}
+
+Status Database::backup_to(const Database& copy) const {
+  sqlite3_backup* backup = sqlite3_backup_init(copy.db_, "main", db_, "main");
+  if (!backup)  // the error is on the destination's connection
+    return sqlite_call_error("sqlite3_backup_init(copy.db_, \"main\", db_, \"main\")",
+                             sqlite3_errcode(copy.db_), copy.db_, __FILE__, __LINE__);
+  const int step = sqlite3_backup_step(backup, -1);
+  const int finish = sqlite3_backup_finish(backup);
+  if (step != SQLITE_DONE)
+    return sqlite_call_error("sqlite3_backup_step(backup, -1)", step, db_, __FILE__, __LINE__);
+  KB_SQLITE_CALL(copy.db_, finish);
+  return Ok{};
+}
+
 Database::~Database() { sqlite3_close_v2(db_); }  // no-op on null
 
 Status Database::exec(const char* sql) const {

@@ -54,6 +54,10 @@ class Database {
  public:
   // Opens `path` read-write, creating the file if absent (not its directories).
   static Result<Database> open(const std::filesystem::path& path);
+  // Opens the existing database at `path` without creating it: read-write where
+  // allowed (so closing the last connection removes the -wal and -shm files a
+  // WAL-mode reader makes), else read-only. Neither changes what the file holds.
+  static Result<Database> open_existing(const std::filesystem::path& path);
   Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
   Database& operator=(Database&&) = delete;
   Database(const Database&) = delete;
@@ -66,6 +70,9 @@ class Database {
   Result<Statement> prepare(std::string_view sql) const;
   // Rows changed by the last INSERT/UPDATE/DELETE on this connection.
   std::int64_t changes() const { return sqlite3_changes64(db_); }
+  // Replaces `copy`'s content with this database's, by SQLite's online backup: one
+  // consistent snapshot, even while another process writes this database.
+  Status backup_to(const Database& copy) const;
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}

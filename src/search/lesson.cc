@@ -4,19 +4,14 @@
 #include <cstdio>
 #include <string>
 
+#include "stats/speedup_text.h"
+
 namespace kblaster {
 
 namespace {
 
 // One decimal; values that round to zero print without a minus sign.
 double tidy(double value) { return std::fabs(value) < 0.05 ? 0.0 : value; }
-
-// "+10.5%" for a log speedup.
-std::string gain(double log_speedup) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", tidy(std::expm1(log_speedup) * 100.0));
-  return buf;
-}
 
 std::string gap(double predicted_log, double observed_log) {
   const double points = tidy((std::expm1(predicted_log) - std::expm1(observed_log)) * 100.0);
@@ -41,7 +36,7 @@ std::string failures(StepOutcome outcome, const TechniqueStats& after) {
 std::string totals(const TechniqueStats& s) {
   std::string text =
       "Now " + attempts(s.attempts) + ", " + std::to_string(s.measured) + " measured";
-  if (s.measured >= 1) text += ", mean " + gain(s.mean_log_speedup());
+  if (s.measured >= 1) text += ", mean " + percent_gain(s.mean_log_speedup());
   if (s.measured >= 2) {
     char buf[32];
     std::snprintf(buf, sizeof buf, ", sd %.1f%%", std::sqrt(s.variance_log_speedup()) * 100.0);
@@ -57,11 +52,11 @@ Lesson statistical_lesson(std::string_view state, std::string_view technique,
                           double observed_log_speedup, const TechniqueStats& after,
                           std::int64_t now) {
   std::string text = std::string(state) + " / " + std::string(technique) + ": predicted " +
-                     gain(predicted.expected_log_speedup) + " (" +
+                     percent_gain(predicted.expected_log_speedup) + " (" +
                      prediction_source_name(predicted.source) + ", " +
                      std::to_string(predicted.evidence) + " measured), observed";
   if (is_measured(outcome)) {
-    text.append(" ").append(gain(observed_log_speedup)).append(" (");
+    text.append(" ").append(percent_gain(observed_log_speedup)).append(" (");
     text.append(outcome_name(outcome)).append("); ");
     text.append(gap(predicted.expected_log_speedup, observed_log_speedup));
   } else {

@@ -1,29 +1,16 @@
 #include "search/search_loop.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 #include "core/stable_hash.h"
 #include "kb/prediction.h"
 #include "search/lesson.h"
 #include "search/soft_verification.h"
 #include "stats/random_source.h"
+#include "stats/speedup_text.h"
 
 namespace kblaster {
 namespace {
-
-std::string percent(double log_speedup) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", (std::exp(log_speedup) - 1.0) * 100.0);
-  return buf;
-}
-
-std::string times(double log_speedup) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3fx", std::exp(log_speedup));
-  return buf;
-}
 
 // The techniques that propose at least one child for `parent` not evaluated yet
 // (nor the baseline: a tunable set back to its first value is not new), and those children.
@@ -148,7 +135,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                                : measured ? std::optional(parent_log)
                                           : std::nullopt);
       progress << "    -> " << outcome_name(eval->outcome);
-      if (measured) progress << " " << times(eval->log_speedup) << " against its parent";
+      if (measured) progress << " " << speedup_times(eval->log_speedup) << " against its parent";
       progress << ": " << eval->detail << "\n";
       // The reward is what the step kept: a slower or equal child is discarded, so it
       // earns 0, not its (negative) log speedup. A tuning technique whose children are
@@ -167,8 +154,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
         parent_state = *s;
         if (parent_log > result.best_log_speedup) {
           result.best = parent, result.best_log_speedup = parent_log, best_state = parent_state;
-          progress << "    best so far: " << times(parent_log) << " (" << percent(parent_log)
-                   << "), state " << parent_state.key << "\n";
+          progress << "    best so far: " << speedup_times(parent_log) << " ("
+                   << percent_gain(parent_log) << "), state " << parent_state.key << "\n";
         }
       }
       SearchStep step{rollout,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_paths.h"
 
 namespace kblaster {
@@ -53,6 +55,49 @@ TEST(KbSqliteTest, BindsEachKindOfValue) {
   EXPECT_DOUBLE_EQ(st->real(1), 2.5);
   EXPECT_EQ(st->text(2), "text");
   EXPECT_EQ(st->int64(3), 1);
+}
+
+// The number in `db`'s table t, or -1.
+std::int64_t rows_in_t(const Database& db) {
+  Result<Statement> st = db.prepare("SELECT count(*) FROM t");
+  if (!st.ok() || !st->step().ok()) return -1;
+  return st->int64(0);
+}
+
+TEST(KbSqliteTest, OpeningAnExistingDatabaseCreatesNoFile) {
+  testing::TempDir dir;
+  const auto missing = dir.path() / "missing.sqlite";
+  Result<Database> db = Database::open_existing(missing);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.error().kind, ErrorKind::io);
+  EXPECT_NE(db.error().message.find(missing.string()), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// A writer in WAL mode that never checkpoints keeps its commits in the -wal file
+// and has one more row in an open transaction: the copy holds exactly the
+// committed rows, which a copy of the main file alone would miss.
+TEST(KbSqliteTest, ABackupCopiesTheCommittedRowsStillInTheWalAndNoUncommittedOne) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "kb.sqlite";
+  Result<Database> writer = Database::open(path);
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE(writer
+                  ->exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                         "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+                  .ok());
+  ASSERT_GT(std::filesystem::file_size(dir.path() / "kb.sqlite-wal"), 0u);
+  Result<Transaction> open_write = Transaction::begin(*writer);
+  ASSERT_TRUE(open_write.ok());
+  ASSERT_TRUE(writer->exec("INSERT INTO t VALUES (4)").ok());
+
+  Result<Database> source = Database::open_existing(path);
+  ASSERT_TRUE(source.ok());
+  Result<Database> copy = Database::open(dir.path() / "copy.sqlite");
+  ASSERT_TRUE(copy.ok());
+  ASSERT_TRUE(source->backup_to(*copy).ok());
+  EXPECT_EQ(rows_in_t(*copy), 3);
+  EXPECT_EQ(rows_in_t(*writer), 4);  // the writer's transaction is untouched
 }
 
 }  // namespace
