@@ -63,10 +63,16 @@ std::string Statement::text(int column) const {
   return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column))) : "";
 }
 
-Result<Database> Database::open(const std::filesystem::path& path) {
+Result<Database> Database::open_first(const std::filesystem::path& path,
+                                      std::initializer_list<int> modes) {
   sqlite3* raw = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  int rc = SQLITE_CANTOPEN;
+  for (const int mode : modes) {
+    sqlite3_close_v2(raw);  // the failed attempt's handle; no-op on null
+    raw = nullptr;
+    rc = sqlite3_open_v2(path.c_str(), &raw, mode, nullptr);
+    if (rc == SQLITE_OK) break;
+  }
   Database db(raw);  // owns the handle even when open failed
   if (rc != SQLITE_OK) {
     Error e = sqlite_call_error("sqlite3_open_v2(path, ...)", rc, raw, __FILE__, __LINE__);
@@ -77,22 +83,13 @@ Result<Database> Database::open(const std::filesystem::path& path) {
   return db;
 }
 
+Result<Database> Database::open(const std::filesystem::path& path) {
+  return open_first(path, {SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE});
+}
+
 Result<Database> Database::open_existing(const std::filesystem::path& path) {
-  sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
-  if (rc != SQLITE_OK) {  // a read-only file or folder: read it read-only
-    sqlite3_close_v2(raw);
-    raw = nullptr;
-    rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  }
-  Database db(raw);  // owns the handle even when open failed
-  if (rc != SQLITE_OK) {
-    Error e = sqlite_call_error("sqlite3_open_v2(path, ...)", rc, raw, __FILE__, __LINE__);
-    e.message += " opening " + path.string();
-    return e;
-  }
-  KB_SQLITE_CALL(raw, sqlite3_extended_result_codes(raw, 1));
-  return db;
+  // Read-only where read-write is refused (a read-only file or folder).
+  return open_first(path, {SQLITE_OPEN_READWRITE, SQLITE_OPEN_READONLY});
 }
 
 Status Database::backup_to(const Database& copy) const {

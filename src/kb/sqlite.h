@@ -76,6 +76,9 @@ class Database {
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}
+  // Opens `path` with the first of the sqlite3_open_v2 flag sets `modes` that works.
+  static Result<Database> open_first(const std::filesystem::path& path,
+                                     std::initializer_list<int> modes);
   sqlite3* db_;
 };
 
