@@ -24,7 +24,8 @@ nlohmann::json step_json(const SearchStep& s) {
           {"speedup_vs_parent",
            is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup)) : nlohmann::json()},
           {"detail", e.detail},
-          {"best_speedup_after", std::exp(s.best_log_speedup_after)}};
+          {"best_speedup_after", std::exp(s.best_log_speedup_after)},
+          {"candidate", s.candidate}};
 }
 
 // The kblaster.toml settings a best candidate needs beyond its source.
@@ -69,6 +70,8 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                       {"source", spec.source},
                       {"baseline_state", r.baseline_state},
                       {"best_state", r.best_state},
+                      {"baseline_candidate", r.baseline.fingerprint()},
+                      {"best_candidate", best.fingerprint()},
                       {"path", best.path},
                       {"changes", best.changes},
                       {"settings_needed", settings_needed(best)},
@@ -171,6 +174,13 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
   KB_TRY(replace_file(result_file, j.dump(2) + "\n"));
   session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
+  // The evaluator keeps each candidate's tree and ncu CSV beside the result, named by
+  // its fingerprint; say where, for the folders this run made.
+  for (const auto& [folder, what] : {std::pair{"trees", "each candidate's source tree"},
+                                     std::pair{"profiles", "each profiled candidate's ncu CSV"}})
+    if (std::filesystem::is_directory(dir / folder, ec))
+      session.progress << "  " << what << ": " << (dir / folder).string()
+                       << "/, named by result.json's steps[].candidate\n";
   return j;
 }
 

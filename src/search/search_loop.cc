@@ -166,7 +166,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                       choice->mode,
                       choice->predicted_log_speedup,
                       *eval,
-                      result.best_log_speedup};
+                      result.best_log_speedup,
+                      child.fingerprint()};
       result.steps.push_back(step);
       taken.emplace_back(step, predicted);
     }

@@ -41,6 +41,7 @@ struct SearchStep {
   double predicted_log_speedup = 0.0;
   Evaluation evaluation;
   double best_log_speedup_after = 0.0;  // against the baseline
+  std::string candidate;  // the child's Candidate::fingerprint, which names its tree and profile
 };
 
 struct SearchResult {

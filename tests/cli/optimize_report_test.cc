@@ -16,6 +16,7 @@ namespace kblaster {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Answers the final A/B with a scripted verdict and has no profiles (no ncu).
 class ScriptedProbe final : public ResultProbe {
@@ -96,6 +97,24 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
   EXPECT_EQ(saved["profile_delta_missing"], "no ncu here");
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
   EXPECT_EQ(probe.compares, 1) << "the speedup is a fresh A/B, not the product of steps";
+}
+
+TEST_F(OptimizeReportTest, EachStepNamesItsCandidateAndTheOutputSaysWhereItsTreeIs) {
+  SearchStep step;
+  step.technique = "launch_geometry_tuning";
+  step.candidate = result.best.fingerprint();
+  result.steps = {step};
+  std::filesystem::create_directories(out.path() / "softmax_slow" / "trees" / step.candidate);
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ((*j)["steps"][0]["candidate"], result.best.fingerprint());
+  EXPECT_EQ((*j)["best_candidate"], result.best.fingerprint());
+  EXPECT_EQ((*j)["baseline_candidate"], result.baseline.fingerprint());
+  EXPECT_NE((*j)["best_candidate"], (*j)["baseline_candidate"]);
+  const std::string trees = (out.path() / "softmax_slow" / "trees").string();
+  EXPECT_THAT(progress.str(), HasSubstr("each candidate's source tree: " + trees +
+                                        "/, named by result.json's steps[].candidate\n"));
+  EXPECT_THAT(progress.str(), Not(HasSubstr("ncu CSV"))) << "no profiles folder was made";
 }
 
 TEST_F(OptimizeReportTest, TheIdleShareSaysHowMuchOfTheBusyTimeWasNcu) {

@@ -123,6 +123,10 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
     EXPECT_TRUE(fingerprints.insert(c.fingerprint()).second)
         << "evaluated twice: " << c.changes.back();
   }
+  // Each step names the child it evaluated, in order (result.json's steps[].candidate).
+  ASSERT_EQ(r->steps.size(), evaluator.evaluated.size());
+  for (std::size_t i = 0; i < r->steps.size(); ++i)
+    EXPECT_EQ(r->steps[i].candidate, evaluator.evaluated[i].fingerprint());
   EXPECT_THAT(progress.str(), ::testing::HasSubstr("rollout 1/4 step 1: chose "));
   // While a child is measured, children of other techniques are handed over to build ahead.
   ASSERT_FALSE(evaluator.prefetched.empty());
