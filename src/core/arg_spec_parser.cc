@@ -28,22 +28,6 @@ std::string out_of_range(std::int64_t v, DType t) {
   return std::to_string(v) + " does not fit in " + std::string(dtype_name(t));
 }
 
-Result<ShapeExpr> parse_shape(const TomlFields& f) {
-  const toml::node* n = f.node("shape");
-  std::string text;
-  if (n->is_integer())
-    text = std::to_string(n->as_integer()->get());
-  else if (n->is_string())
-    text = n->as_string()->get();
-  else
-    return f.error_at("shape", "expected an integer expression, got " + toml_type_name(*n));
-  auto expr = ShapeExpr::parse(text);
-  if (!expr)
-    return f.error_at("shape",
-                      "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
-  return expr;
-}
-
 Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
   bool integral = !is_floating(type);
   if (integral && init.kind != InitDist::Kind::randint)
@@ -111,11 +95,9 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     return f.error_at("type", "unknown type `" + *type + "`" + did_you_mean(*type, dtype_names()));
   arg.type = *dtype;
 
-  if (f.has("shape")) {
-    auto shape = parse_shape(f);
-    if (!shape) return shape.error();
-    arg.shape = std::move(*shape);
-  }
+  auto shape = f.expression("shape");
+  if (!shape) return shape.error();
+  if (*shape) arg.shape = std::move(**shape);
   auto role = f.string("role");
   if (!role) return role.error();
   if (role->has_value()) {

@@ -67,23 +67,13 @@ Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
 }
 
 Status parse_flops(const TomlFields& f, KernelSpec& spec) {
-  const toml::node* n = f.node("flops");
-  if (!n) return Ok{};
-  std::string text;
-  if (n->is_integer())
-    text = std::to_string(n->as_integer()->get());
-  else if (n->is_string())
-    text = n->as_string()->get();
-  else
-    return f.error_at("flops", "expected an integer expression, got " + toml_type_name(*n));
-  auto expr = ShapeExpr::parse(text);
-  if (!expr)
-    return f.error_at("flops",
-                      "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
-  for (const auto& name : expr->names())
+  auto expr = f.expression("flops");
+  if (!expr) return expr.error();
+  if (!*expr) return Ok{};
+  for (const auto& name : (*expr)->names())
     if (auto why = unusable_in_expr(spec, name); !why.empty())
-      return f.error_at("flops", "`" + text + "` uses " + why);
-  spec.flops = std::move(*expr);
+      return f.error_at("flops", "`" + (*expr)->text() + "` uses " + why);
+  spec.flops = std::move(**expr);
   return Ok{};
 }
 

@@ -90,6 +90,22 @@ Result<std::optional<double>> TomlFields::number(const std::string& key) const {
   return error_at(key, "expected a number, got " + toml_type_name(*n));
 }
 
+Result<std::optional<ShapeExpr>> TomlFields::expression(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return std::optional<ShapeExpr>{};
+  std::string text;
+  if (n->is_integer())
+    text = std::to_string(n->as_integer()->get());
+  else if (n->is_string())
+    text = n->as_string()->get();
+  else
+    return error_at(key, "expected an integer expression, got " + toml_type_name(*n));
+  auto expr = ShapeExpr::parse(text);
+  if (!expr)
+    return error_at(key, "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+  return std::optional<ShapeExpr>(std::move(*expr));
+}
+
 Result<std::vector<std::string>> TomlFields::string_list(const std::string& key) const {
   const toml::node* n = table_.get(key);
   if (!n) return std::vector<std::string>{};

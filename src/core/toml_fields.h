@@ -30,6 +30,9 @@ class TomlFields {
   Result<std::optional<bool>> boolean(const std::string& key) const;
   Result<std::optional<double>> number(const std::string& key) const;          // integer or float
   Result<std::vector<std::string>> string_list(const std::string& key) const;  // absent -> {}
+  // An integer expression (ShapeExpr): an integer, or a string such as "N*C";
+  // absent -> nullopt. A parse error names where in the text it failed.
+  Result<std::optional<ShapeExpr>> expression(const std::string& key) const;
 
   // An error located at `key`'s value (or at the table when `key` is absent).
   Error error_at(const std::string& key, const std::string& message) const;
