@@ -147,13 +147,28 @@ void prefer_neighbours(const std::vector<std::pair<std::int64_t, std::int64_t>>&
   if (!p.preferred.empty()) p.because = "a neighbouring size, half or twice the current one";
 }
 
-// Block-size constants in the source: the usual power-of-two sizes not yet taken.
+// True when the profiled grid, scaled as by prefer_filling_block, would have fewer
+// blocks than the GPU has SMs with the block constant raised from `now` to `proposed`.
+// On the H200, no such child was faster: softmax_slow's 59 larger-block children
+// in launch.grid_undersized were 29 SAME and 30 SLOWER (2026-11-30-decisive.md).
+bool leaves_sms_without_a_block(const LaunchShape& shape, std::int64_t now, std::int64_t proposed) {
+  if (proposed <= now || !shape.grid_size || !shape.sm_count || *shape.grid_size <= 0) return false;
+  return *shape.grid_size * double(now) / double(proposed) < *shape.sm_count;
+}
+
+// Block-size constants in the source: the usual power-of-two sizes not yet taken,
+// except larger blocks that would leave SMs without a block.
 Proposal block_sizes(const Request& r) {
   Proposal p;
   std::vector<std::pair<std::int64_t, std::int64_t>> values;  // (now, proposed) per child
+  bool shrinks_grid = false;
   for (const LaunchConstant& k : find_launch_constants(r.parent.source))
     for (std::int64_t v : {32, 64, 128, 256, 512, 1024}) {
       if (v == k.value) continue;
+      if (leaves_sms_without_a_block(r.shape, k.value, v)) {
+        shrinks_grid = true;
+        continue;
+      }
       const SourceRewrite w = set_launch_constant(r.parent.source, k, v);
       if (!w.changed) continue;
       Candidate c = child_of(r, w.description);
@@ -161,7 +176,16 @@ Proposal block_sizes(const Request& r) {
       p.children.push_back(std::move(c));
       values.emplace_back(k.value, v);
     }
-  if (p.children.empty()) p.why_not = "no compile-time block-size constant in the source";
+  if (p.children.empty() && shrinks_grid) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "the grid has %.0f blocks for %.0f SMs: a larger block would leave SMs without "
+                  "a block, and no smaller size is left",
+                  *r.shape.grid_size, *r.shape.sm_count);
+    p.why_not = why;
+  } else if (p.children.empty()) {
+    p.why_not = "no compile-time block-size constant in the source";
+  }
   if (!prefer_filling_block(r.shape, values, p)) prefer_neighbours(values, p);
   return p;
 }

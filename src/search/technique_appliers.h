@@ -53,7 +53,8 @@ bool rewrites_source_only(std::string_view technique);
 // fewer blocks than the GPU has SMs, launch-geometry tuning prefers the largest
 // block that fills every SM (assuming the grid is the work divided by the block);
 // otherwise it prefers each constant's neighbours, half and twice its value, over
-// jumps to far sizes, which are rarely better and cost an evaluation each.
+// jumps to far sizes, which are rarely better and cost an evaluation each. It
+// never proposes a larger block that, by the same estimate, leaves SMs without a block.
 Proposal propose(std::string_view technique, const Candidate& parent, const KernelSpec& spec,
                  const TargetGpu& gpu, const LaunchShape& shape = {});
 

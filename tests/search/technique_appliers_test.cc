@@ -83,6 +83,35 @@ TEST_F(TechniqueAppliers, AnUndersizedGridPrefersTheLargestBlockThatFillsEverySm
   }
 }
 
+// A larger block makes fewer blocks; where that leaves SMs without one, it is not
+// proposed (on the H200 no such child was faster).
+TEST_F(TechniqueAppliers, AnUndersizedGridIsNeverOfferedALargerBlockThatEmptiesSms) {
+  const Candidate base = baseline("softmax_slow");  // kThreads = 128, 64 blocks
+  auto from_128 = propose("launch_geometry_tuning", base, spec("softmax_slow"), hopper,
+                          LaunchShape{64.0, 132.0});
+  std::vector<std::string> changes;
+  for (const auto& c : from_128.children) changes.push_back(c.changes.back());
+  EXPECT_THAT(changes, ::testing::UnorderedElementsAre("set kThreads from 128 to 32",
+                                                       "set kThreads from 128 to 64"));
+
+  // At 32 threads the grid has 256 blocks: 64 threads would give 128 < 132 SMs, and
+  // nothing is smaller, so the technique has nothing to offer and says why.
+  Candidate at_32 = base;
+  at_32.source.replace(at_32.source.find("kThreads = 128"), 14, "kThreads = 32");
+  auto from_32 = propose("launch_geometry_tuning", at_32, spec("softmax_slow"), hopper,
+                         LaunchShape{256.0, 132.0});
+  EXPECT_TRUE(from_32.children.empty());
+  EXPECT_EQ(from_32.why_not,
+            "the grid has 256 blocks for 132 SMs: a larger block would leave SMs without a "
+            "block, and no smaller size is left");
+
+  // A grid with blocks to spare keeps every size; so does a launch not profiled.
+  for (const LaunchShape& shape : {LaunchShape{8192.0, 132.0}, LaunchShape{}})
+    EXPECT_EQ(propose("launch_geometry_tuning", at_32, spec("softmax_slow"), hopper, shape)
+                  .children.size(),
+              5u);
+}
+
 TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {
   const Candidate base = baseline("axpy");
   auto fast = propose("fast_math", base, spec("axpy"), hopper);
