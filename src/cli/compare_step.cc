@@ -8,6 +8,8 @@ namespace kblaster {
 
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock, const Against& against) {
+  // A candidate that brought the harness down in an earlier comparison left it empty.
+  KB_TRY(harness.restore_if_lost());
   KB_TRY(harness.bench_prepare(std::random_device{}() | 1u, against));
   AbResult result;
   auto warmup = harness.sample({0, 1, 0, 1});
@@ -52,7 +54,7 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   auto ra = harness.recheck(0, spec.tolerance);
   if (!ra) return ra.error();
   result.recheck_a = *ra;
-  if (ra->reason == "timeout" || ra->reason == "crashed") {
+  if (ended_the_harness(*ra)) {
     // The harness, and B's last output with it, is gone: A is rejected either way.
     result.recheck_b = {false, "not_rechecked", "the harness ended while A was rechecked", {}};
   } else {
@@ -63,8 +65,10 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   for (const auto& [name, check] :
        {std::pair{"A", &result.recheck_a}, std::pair{"B", &result.recheck_b}})
     if (!check->passed && result.rejected.empty())
-      result.rejected = std::string(name) + "'s last timed output is wrong (" + check->reason +
-                        ": " + check->message + ")";
+      result.rejected = std::string(name) +
+                        (ended_the_harness(*check) ? "'s last timed output could not be rechecked ("
+                                                   : "'s last timed output is wrong (") +
+                        check->reason + ": " + check->message + ")";
   return result;
 }
 
@@ -79,7 +83,11 @@ nlohmann::json to_json(const AbResult& r) {
           {"throttled_pairs", r.throttled_pairs},
           {"ended", ab_state_name(r.end)},
           {"reason", c.reason},
-          {"recheck", {{"a", r.recheck_a.passed}, {"b", r.recheck_b.passed}}},
+          {"recheck",
+           {{"a", r.recheck_a.passed},
+            // null: B was never rechecked, because A's recheck ended the harness
+            {"b", r.recheck_b.reason == "not_rechecked" ? nlohmann::json()
+                                                        : nlohmann::json(r.recheck_b.passed)}}},
           {"trusted", r.rejected.empty()},
           {"rejected", r.rejected}};
 }

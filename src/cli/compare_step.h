@@ -29,7 +29,8 @@ struct AbResult {
   std::string rejected;
 };
 
-// Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size.
+// Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size; if a
+// candidate brought the harness down since, they are loaded and set up again.
 // Their last timed outputs are rechecked `against` the loaded reference, or
 // against A's output (Against{0}) for a kernel whose reference is the base
 // revision. Errors are harness failures before timing starts; a candidate

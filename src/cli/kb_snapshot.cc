@@ -46,7 +46,8 @@ Status check_kb_file(const std::filesystem::path& path, const std::string& flag)
 }
 
 // Copies the KB at `from` to `to` (a new file) as one consistent snapshot,
-// without writing to `from`. The message of a failure, or "".
+// without changing `from`'s data (a -wal file a writer left may be folded into
+// it). The message of a failure, or "".
 std::string copy_kb(const std::filesystem::path& from, const std::filesystem::path& to) {
   auto source = Database::open_existing(from);
   if (!source) return source.error().message;

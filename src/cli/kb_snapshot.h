@@ -1,4 +1,4 @@
-// Reading a KB file without writing to it. Store::open sets WAL mode and
+// Reading a KB file without changing its data. Store::open sets WAL mode and
 // migrates the schema, so opening a user's file in place would change it; the
 // commands that only read (kb stats, show, export, and the inputs of kb merge)
 // open a private copy instead.

@@ -51,6 +51,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   m.size = size_label(spec, spec.sizes.front());
   m.min_bytes = timed.min_bytes();
   m.flops = timed.flops;
+  KB_TRY(harness.restore_if_lost());  // a candidate may have brought it down last time
   KB_TRY(harness.setup(harness_args(spec, timed)));
   m.seed = std::random_device{}() | 1u;
   KB_TRY(harness.bench_prepare(m.seed, Against{}));
@@ -93,8 +94,11 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   if (!recheck) return recheck.error();
   m.recheck = *recheck;
   if (!m.recheck.passed)
-    m.rejected = "the output of its last timed launch is wrong (" + m.recheck.reason + ": " +
-                 m.recheck.message + "; inputs from seed " + std::to_string(m.seed) + ")";
+    m.rejected = std::string(ended_the_harness(m.recheck)
+                                 ? "the output of its last timed launch could not be rechecked ("
+                                 : "the output of its last timed launch is wrong (") +
+                 m.recheck.reason + ": " + m.recheck.message + "; inputs from seed " +
+                 std::to_string(m.seed) + ")";
   if (ceilings.dram_bytes_per_s > 0) {
     m.floor_seconds = m.min_bytes / ceilings.dram_bytes_per_s;
     if (m.rejected.empty() && m.summary.median < kFloorSlack * m.floor_seconds)

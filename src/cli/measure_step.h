@@ -49,7 +49,8 @@ struct Measurement {
 };
 
 // Times candidate `candidate` of the loaded objects, which the caller has
-// verified. `harness` must already hold the objects (load). Errors are harness
+// verified. `harness` must hold the objects (load), or have held them in a
+// harness a candidate brought down since: they are loaded again. Errors are harness
 // failures before timing starts; a candidate that fails while timed, a failed
 // recheck of its last timed output, or an implausible time is `rejected`.
 Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,

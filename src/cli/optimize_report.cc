@@ -174,13 +174,17 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
   KB_TRY(replace_file(result_file, j.dump(2) + "\n"));
   session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
-  // The evaluator keeps each candidate's tree and ncu CSV beside the result, named by
-  // its fingerprint; say where, for the folders this run made.
-  for (const auto& [folder, what] : {std::pair{"trees", "each candidate's source tree"},
-                                     std::pair{"profiles", "each profiled candidate's ncu CSV"}})
-    if (std::filesystem::is_directory(dir / folder, ec))
-      session.progress << "  " << what << ": " << (dir / folder).string()
-                       << "/, named by result.json's steps[].candidate\n";
+  // The evaluator keeps each built candidate's tree, and each profiled one's ncu CSV,
+  // beside the result, named by its fingerprint. Profiles are named only when ncu ran
+  // in this run: the folder may be an earlier run's.
+  if (std::filesystem::is_directory(dir / "trees", ec))
+    session.progress << "  candidates' source trees (the baseline, every step's child, and "
+                        "children built ahead): "
+                     << (dir / "trees").string()
+                     << "/<candidate>/, as result.json names them (steps[].candidate)\n";
+  if (evaluator.profile_seconds() > 0 && std::filesystem::is_directory(dir / "profiles", ec))
+    session.progress << "  ncu CSVs of the candidates profiled: " << (dir / "profiles").string()
+                     << "/<candidate>.csv\n";
   return j;
 }
 

@@ -74,7 +74,9 @@ std::string describe_verdict(const CheckVerdict& v) {
     return "passed (max abs error " + scientific(v.number("max_abs_error")) + ", " +
            (v.detail.contains("max_rel_error") && v.detail["max_rel_error"].is_number()
                 ? "max rel error " + scientific(v.number("max_rel_error"))
-                : std::string("no relative error: every expected value is zero or subnormal")) +
+                : std::string(
+                      "no relative error: no expected value is a normal float (integer outputs, "
+                      "or only zeros, subnormals, infinities or NaNs)")) +
            ")";
   std::string line = "FAILED " + v.reason + ": " + v.message;
   if (v.detail.contains("seed")) line += " [seed " + v.detail["seed"].dump() + "]";

@@ -66,7 +66,32 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
 }
 
 Result<nlohmann::json> HarnessClient::call(nlohmann::json request, double timeout_s) {
-  return runner_.call(request, timeout_s);
+  auto answer = runner_.call(request, timeout_s);
+  if (!answer) {
+    const HarnessFailure f = runner_.last_failure();
+    if (f == HarnessFailure::timeout || f == HarnessFailure::crashed ||
+        f == HarnessFailure::bad_response)
+      loaded_generation_ = 0;  // that harness was killed or died, and its state with it
+  }
+  return answer;
+}
+
+void HarnessClient::restart() {
+  runner_.restart();
+  loaded_generation_ = 0;
+}
+
+bool HarnessClient::holds_load() const {
+  return loaded_generation_ != 0 && loaded_generation_ == runner_.generation();
+}
+
+Status HarnessClient::restore_if_lost() {
+  if (last_load_.is_null() || holds_load()) return Ok{};
+  const nlohmann::json setup_args = last_setup_;
+  if (auto r = call(last_load_, timeouts_.control_s); !r) return r.error();
+  loaded_generation_ = runner_.generation();
+  if (!setup_args.is_null()) KB_TRY(setup(setup_args));
+  return Ok{};
 }
 
 Result<HarnessDevice> HarnessClient::hello() {
@@ -88,24 +113,36 @@ Status HarnessClient::load(const std::vector<std::string>& candidates,
                             {"object", reference->object}};
   auto r = call(request, timeouts_.control_s);
   if (!r) return r.error();
+  loaded_generation_ = runner_.generation();
+  last_load_ = std::move(request);
+  last_setup_ = nullptr;  // a new load holds no workload until its own setup
   return Ok{};
 }
 
 Status HarnessClient::setup(const nlohmann::json& args) {
   auto r = call({{"op", "setup"}, {"args", args}}, timeouts_.control_s);
   if (!r) return r.error();
+  last_setup_ = args;
   return Ok{};
 }
 
-Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error) const {
+Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error, Request request) const {
+  const bool launching = request == Request::launch;
+  const std::string within = std::to_string(static_cast<int>(timeouts_.launch_s));
   if (runner_.last_failure() == HarnessFailure::timeout)
     return CheckVerdict{false, "timeout",
-                        "no answer within " + std::to_string(static_cast<int>(timeouts_.launch_s)) +
-                            " s: the kernel never finished, so the harness was killed",
+                        launching ? "no answer within " + within +
+                                        " s: the kernel never finished, so the harness was killed"
+                                  : "no answer within " + within +
+                                        " s while the last timed output was rechecked (work the "
+                                        "candidate left running?), so the harness was killed",
                         nlohmann::json::object()};
   if (runner_.last_failure() == HarnessFailure::crashed)
     return CheckVerdict{false, "crashed",
-                        "the harness died running the candidate: " + error.message,
+                        (launching ? "the harness died running the candidate: "
+                                   : "the harness died while the last timed output was rechecked "
+                                     "(a fault the candidates' last launches left?): ") +
+                            error.message,
                         nlohmann::json::object()};
   return error;
 }
@@ -118,13 +155,13 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
                  {"tolerance", tolerance_json(tolerance)},
                  {"against", against_json(against)}},
                 timeouts_.launch_s);
-  if (!r) return failure_verdict(r.error());
+  if (!r) return failure_verdict(r.error(), Request::launch);
   auto verdict =
       parsed("verify", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
   // A fault leaves the harness's CUDA context unusable: start afresh next time.
   if (verdict && verdict->detail.is_object() && verdict->detail.contains("context_lost") &&
       verdict->detail["context_lost"] == true)
-    runner_.restart();
+    restart();
   return verdict;
 }
 
@@ -139,7 +176,7 @@ Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& 
   auto r = call({{"op", "sample"}, {"order", order}}, timeouts_.launch_s);
   if (!r) {
     // A candidate that fails while timed may have faulted the harness's context.
-    runner_.restart();
+    restart();
     return r.error();
   }
   auto samples = parsed("sample", *r, [](const nlohmann::json& a) {
@@ -159,7 +196,7 @@ Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tole
   auto r =
       call({{"op", "recheck"}, {"candidate", candidate}, {"tolerance", tolerance_json(tolerance)}},
            timeouts_.launch_s);
-  if (!r) return failure_verdict(r.error());
+  if (!r) return failure_verdict(r.error(), Request::recheck);
   return parsed("recheck", *r,
                 [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }

@@ -39,6 +39,12 @@ struct CheckVerdict {
   }
 };
 
+// True for the verdicts HarnessClient makes when a request ended the harness
+// ("timeout", "crashed"): nothing was checked, and the harness is gone.
+inline bool ended_the_harness(const CheckVerdict& v) {
+  return v.reason == "timeout" || v.reason == "crashed";
+}
+
 struct TimingSample {
   int candidate = 0;
   double gpu_seconds = 0.0;
@@ -77,6 +83,14 @@ class HarnessClient {
   Status load(const std::vector<std::string>& candidates,
               const std::optional<ReferenceObject>& reference);
   Status setup(const nlohmann::json& args);
+  // True while the harness holds the last load (and any setup after it); false
+  // before any load, and once a timeout, crash, bad answer or restart ended the
+  // harness that held it, since the next call reaches a fresh, empty one.
+  bool holds_load() const;
+  // Sends the last load, and the setup after it, again when !holds_load(), so a
+  // step can go on after a candidate brought the harness down. Does nothing while
+  // the harness holds them, or before any load.
+  Status restore_if_lost();
   // A launch that never finishes, or that kills the harness, is a CheckVerdict
   // (reason "timeout" or "crashed"), not an Error; the next call starts a new harness.
   Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
@@ -97,10 +111,15 @@ class HarnessClient {
 
  private:
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);
+  // Ends the harness (its CUDA context may be unusable); the next call starts a fresh one.
+  void restart();
   // The verdict for a launch that timed out or crashed the harness; `error` otherwise.
-  Result<CheckVerdict> failure_verdict(const Error& error) const;
+  enum class Request { launch, recheck };  // what the failed request was doing
+  Result<CheckVerdict> failure_verdict(const Error& error, Request request) const;
   HarnessRunner& runner_;
   HarnessTimeouts timeouts_;
+  std::uint64_t loaded_generation_ = 0;    // the harness that holds last_load_; 0 = none
+  nlohmann::json last_load_, last_setup_;  // the requests restore_if_lost() sends again
 };
 
 }  // namespace kblaster

@@ -63,16 +63,9 @@ std::string Statement::text(int column) const {
   return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, column))) : "";
 }
 
-Result<Database> Database::open_first(const std::filesystem::path& path,
-                                      std::initializer_list<int> modes) {
+Result<Database> Database::open_with(const std::filesystem::path& path, int flags) {
   sqlite3* raw = nullptr;
-  int rc = SQLITE_CANTOPEN;
-  for (const int mode : modes) {
-    sqlite3_close_v2(raw);  // the failed attempt's handle; no-op on null
-    raw = nullptr;
-    rc = sqlite3_open_v2(path.c_str(), &raw, mode, nullptr);
-    if (rc == SQLITE_OK) break;
-  }
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Database db(raw);  // owns the handle even when open failed
   if (rc != SQLITE_OK) {
     Error e = sqlite_call_error("sqlite3_open_v2(path, ...)", rc, raw, __FILE__, __LINE__);
@@ -84,12 +77,11 @@ Result<Database> Database::open_first(const std::filesystem::path& path,
 }
 
 Result<Database> Database::open(const std::filesystem::path& path) {
-  return open_first(path, {SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE});
+  return open_with(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 }
 
 Result<Database> Database::open_existing(const std::filesystem::path& path) {
-  // Read-only where read-write is refused (a read-only file or folder).
-  return open_first(path, {SQLITE_OPEN_READWRITE, SQLITE_OPEN_READONLY});
+  return open_with(path, SQLITE_OPEN_READWRITE);
 }
 
 Status Database::backup_to(const Database& copy) const {
@@ -98,9 +90,11 @@ Status Database::backup_to(const Database& copy) const {
     return sqlite_call_error("sqlite3_backup_init(copy.db_, \"main\", db_, \"main\")",
                              sqlite3_errcode(copy.db_), copy.db_, __FILE__, __LINE__);
   const int step = sqlite3_backup_step(backup, -1);
+  // Finishing stores a failed step's error on the copy's connection, whichever
+  // side it came from, so the message names the copy's file.
   const int finish = sqlite3_backup_finish(backup);
   if (step != SQLITE_DONE)
-    return sqlite_call_error("sqlite3_backup_step(backup, -1)", step, db_, __FILE__, __LINE__);
+    return sqlite_call_error("sqlite3_backup_step(backup, -1)", step, copy.db_, __FILE__, __LINE__);
   KB_SQLITE_CALL(copy.db_, finish);
   return Ok{};
 }

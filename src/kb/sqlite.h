@@ -54,9 +54,10 @@ class Database {
  public:
   // Opens `path` read-write, creating the file if absent (not its directories).
   static Result<Database> open(const std::filesystem::path& path);
-  // Opens the existing database at `path` without creating it: read-write where
-  // allowed (so closing the last connection removes the -wal and -shm files a
-  // WAL-mode reader makes), else read-only. Neither changes what the file holds.
+  // Opens the existing database at `path` without creating it, read-write where
+  // the file allows it (SQLite opens a write-protected file read-only), so that
+  // closing the last connection removes the -wal and -shm files a WAL-mode reader
+  // makes and folds a leftover -wal into the file. Opening changes no data.
   static Result<Database> open_existing(const std::filesystem::path& path);
   Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
   Database& operator=(Database&&) = delete;
@@ -76,9 +77,8 @@ class Database {
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}
-  // Opens `path` with the first of the sqlite3_open_v2 flag sets `modes` that works.
-  static Result<Database> open_first(const std::filesystem::path& path,
-                                     std::initializer_list<int> modes);
+  // Opens `path` with the sqlite3_open_v2 `flags`.
+  static Result<Database> open_with(const std::filesystem::path& path, int flags);
   sqlite3* db_;
 };
 

@@ -216,8 +216,50 @@ TEST_F(CompareTest, ACrashInARecheckRejectsAAndAsksNothingOfTheLostHarness) {
   EXPECT_EQ(r->recheck_a.reason, "crashed");
   EXPECT_EQ(r->recheck_b.reason, "not_rechecked");
   EXPECT_EQ(runner.sent("recheck").size(), 1u);
-  EXPECT_NE(r->rejected.find("A's last timed output is wrong (crashed"), std::string::npos)
+  EXPECT_NE(r->rejected.find("A's last timed output could not be rechecked (crashed: the harness "
+                             "died while the last timed output was rechecked"),
+            std::string::npos)
       << r->rejected;
+  const json j = to_json(*r);
+  EXPECT_EQ(j["recheck"]["a"], false);
+  EXPECT_TRUE(j["recheck"]["b"].is_null()) << "B was never rechecked: " << j.dump();
+}
+
+// The fresh harness after the crash holds nothing; a later comparison (compare
+// --repeat, bench --repeat) must load and set up again rather than fail on it.
+TEST_F(CompareTest, AComparisonAfterACrashLoadsAndSetsUpAgain) {
+  steady(10e-6, 10e-6, 0.01);
+  std::uint64_t workload_in = 0;  // the harness generation that was last set up
+  runner.on("setup", [&](const json&) -> Result<json> {
+    workload_in = runner.generation();
+    return json::object();
+  });
+  runner.on("bench_prepare", [&](const json&) -> Result<json> {
+    if (workload_in != runner.generation()) return Error::io("no workload: send `setup` first");
+    return json::object();
+  });
+  const json args = {{"N", 1048576}};
+  ASSERT_TRUE(client.load({"a.so", "b.so"}, std::nullopt).ok());
+  ASSERT_TRUE(client.setup(args).ok());
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto first = run();
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_FALSE(first->rejected.empty());
+  EXPECT_FALSE(client.holds_load());
+
+  auto second = run();
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_TRUE(second->rejected.empty()) << second->rejected;
+  EXPECT_TRUE(client.holds_load());
+  ASSERT_EQ(runner.sent("load").size(), 2u);
+  EXPECT_EQ(runner.sent("load")[1]["candidates"], (json{"a.so", "b.so"}));
+  ASSERT_EQ(runner.sent("setup").size(), 2u);
+  EXPECT_EQ(runner.sent("setup")[1]["args"], args);
+
+  auto third = run();  // nothing lost this time: nothing sent again
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_EQ(runner.sent("load").size(), 2u);
 }
 
 TEST_F(CompareTest, AKernelWithoutAReferenceIsRecheckedAgainstTheBase) {

@@ -112,9 +112,24 @@ TEST_F(OptimizeReportTest, EachStepNamesItsCandidateAndTheOutputSaysWhereItsTree
   EXPECT_EQ((*j)["baseline_candidate"], result.baseline.fingerprint());
   EXPECT_NE((*j)["best_candidate"], (*j)["baseline_candidate"]);
   const std::string trees = (out.path() / "softmax_slow" / "trees").string();
-  EXPECT_THAT(progress.str(), HasSubstr("each candidate's source tree: " + trees +
-                                        "/, named by result.json's steps[].candidate\n"));
+  EXPECT_THAT(progress.str(),
+              HasSubstr("candidates' source trees (the baseline, every step's child, and children "
+                        "built ahead): " +
+                        trees + "/<candidate>/, as result.json names them (steps[].candidate)\n"));
   EXPECT_THAT(progress.str(), Not(HasSubstr("ncu CSV"))) << "no profiles folder was made";
+}
+
+// A profiles folder an earlier run left is not named when this run ran no ncu.
+TEST_F(OptimizeReportTest, ProfilesAreNamedOnlyWhenThisRunProfiled) {
+  std::filesystem::create_directories(out.path() / "softmax_slow" / "profiles");
+  ASSERT_TRUE(write(WriteBack::never).ok());
+  EXPECT_THAT(progress.str(), Not(HasSubstr("ncu CSV"))) << "the folder is an earlier run's";
+  progress.str("");
+  probe.ncu_seconds = 12.0;
+  ASSERT_TRUE(write(WriteBack::never).ok());
+  EXPECT_THAT(progress.str(), HasSubstr("ncu CSVs of the candidates profiled: " +
+                                        (out.path() / "softmax_slow" / "profiles").string() +
+                                        "/<candidate>.csv\n"));
 }
 
 TEST_F(OptimizeReportTest, TheIdleShareSaysHowMuchOfTheBusyTimeWasNcu) {

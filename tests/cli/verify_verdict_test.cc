@@ -11,13 +11,13 @@ TEST(DescribeVerdict, APassGivesItsLargestErrors) {
   EXPECT_EQ(describe_verdict(v), "passed (max abs error 1.50e-07, max rel error 3.25e-06)");
 }
 
-// The harness sends null when no expected value was a normal float (all zeros,
-// say): the line says so instead of claiming a relative error of 0.
+// The harness sends null when no expected value was a normal float (integer
+// outputs, or all zeros, say): the line says so instead of claiming 0.
 TEST(DescribeVerdict, APassWithoutARelativeErrorSaysWhy) {
   CheckVerdict v{true, "", "", {{"max_abs_error", 0.0}, {"max_rel_error", nullptr}}};
   EXPECT_EQ(describe_verdict(v),
-            "passed (max abs error 0.00e+00, no relative error: every expected value is zero or "
-            "subnormal)");
+            "passed (max abs error 0.00e+00, no relative error: no expected value is a normal "
+            "float (integer outputs, or only zeros, subnormals, infinities or NaNs))");
 }
 
 TEST(DescribeVerdict, AFailureGivesItsReasonAndSeed) {

@@ -9,10 +9,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "cli_run.h"
 #include "gpu/device_probe.h"
+#include "gpu/ncu.h"
 #include "host_listener.h"
 #include "test_paths.h"
 
@@ -99,6 +102,13 @@ sizes = [ { n = 4096 } ]
   EXPECT_THAT(verify.err, HasSubstr("its network: no network (a namespace of its own"));
   EXPECT_EQ(host.drain(), 0) << "the candidate reached the host under verify";
 
+  // Without ncu installed there is nothing to run under it; an ncu that is there
+  // must profile, so a failure inside the namespace fails this test.
+  const auto ncu = find_ncu([](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  });
+  if (!ncu) GTEST_SKIP() << "verify reached no host service; no ncu here: " << ncu.error().message;
   auto profile = run_kblaster(
       {"profile", repo.path().string(), "--json", "--cache-dir", cache.path().string()});
   ASSERT_EQ(profile.exit_code, 0) << "ncu profiles inside the namespace: " << profile.err;

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -70,6 +71,19 @@ TEST(OutputCheck, APassAgainstZerosHasANullRelativeError) {
                                     {bytes({0.0f, 0.0f, 0.0f})}, Tolerance{1e-5, 1e-6});
   ASSERT_TRUE(v.passed) << v.message;
   EXPECT_NEAR(v.detail["max_abs_error"].get<double>(), 1e-7, 1e-12);
+  EXPECT_TRUE(v.detail["max_rel_error"].is_null()) << v.detail.dump();
+}
+
+// Integer outputs compare exactly and have no relative error, whatever their values.
+TEST(OutputCheck, IntegerOutputsHaveANullRelativeError) {
+  ArgDesc out = f32_output("counts", 3);
+  out.type = ElementType::i32;
+  const std::vector<std::int32_t> counts = {7, 0, 123456};
+  std::vector<unsigned char> raw(counts.size() * sizeof(std::int32_t));
+  std::memcpy(raw.data(), counts.data(), raw.size());
+  const Verdict v = compare_outputs({&out}, {raw}, {raw}, Tolerance{0.0, 0.0});
+  ASSERT_TRUE(v.passed) << v.message;
+  EXPECT_EQ(v.detail["max_abs_error"].get<double>(), 0.0);
   EXPECT_TRUE(v.detail["max_rel_error"].is_null()) << v.detail.dump();
 }
 

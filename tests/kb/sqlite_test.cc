@@ -100,5 +100,28 @@ TEST(KbSqliteTest, ABackupCopiesTheCommittedRowsStillInTheWalAndNoUncommittedOne
   EXPECT_EQ(rows_in_t(*writer), 4);  // the writer's transaction is untouched
 }
 
+// A copy that cannot be written (here another connection holds its write lock)
+// fails with the copy's error and names the copy, not the database it reads.
+TEST(KbSqliteTest, ABackupThatCannotWriteItsCopyNamesTheCopy) {
+  testing::TempDir dir;
+  Result<Database> source = Database::open(dir.path() / "kb.sqlite");
+  ASSERT_TRUE(source.ok());
+  ASSERT_TRUE(source->exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)").ok());
+  Result<Database> copy = Database::open(dir.path() / "copy.sqlite");
+  ASSERT_TRUE(copy.ok());
+  Result<Database> other = Database::open(dir.path() / "copy.sqlite");
+  ASSERT_TRUE(other.ok());
+  Result<Transaction> holding = Transaction::begin(*other);
+  ASSERT_TRUE(holding.ok());
+  Status copied = source->backup_to(*copy);
+  ASSERT_FALSE(copied.ok());
+  EXPECT_NE(copied.error().message.find("sqlite3_backup_step"), std::string::npos)
+      << copied.error().message;
+  EXPECT_NE(copied.error().message.find("copy.sqlite"), std::string::npos)
+      << copied.error().message;
+  EXPECT_EQ(copied.error().message.find("not an error"), std::string::npos)
+      << copied.error().message;
+}
+
 }  // namespace
 }  // namespace kblaster
