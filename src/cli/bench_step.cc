@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/ceilings_cache.h"
+#include "cli/repeat_guard.h"
 #include "stats/quantile.h"
 
 namespace kblaster {
@@ -33,6 +34,7 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
     KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
     std::vector<double> medians;
     nlohmann::json repeats = nlohmann::json::array();
+    RepeatGuard guard;
     for (int r = 0; r < bench.repeat; ++r) {
       auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
       if (!m) return m.error();
@@ -45,6 +47,11 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
         j["measurement"] = to_json(*m, ceilings);
       else
         repeats.push_back(to_json(*m, ceilings));
+      if (r + 1 < bench.repeat && guard.stop_after_run(*gpu.client)) {
+        session.progress << "bench " << v.spec->name << ": stopped after " << r + 1 << " of "
+                         << bench.repeat << " run(s): " << guard.why() << "\n";
+        break;
+      }
     }
     if (bench.repeat > 1) {
       const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/compare_step.h"
 #include "cli/gpu_context.h"
+#include "cli/repeat_guard.h"
 #include "cli/verify_step.h"
 #include "core/launch_plan.h"
 #include "core/suggest.h"
@@ -85,6 +86,7 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   std::map<std::string, int> tally;
   bool slower = false;
   int rejected = 0;
+  RepeatGuard guard;
   for (int i = 0; i < options.repeat; ++i) {
     auto r = compare_once(*gpu->client, spec_a, options.compare, session.clock);
     if (!r) return r.error();
@@ -101,11 +103,16 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
                        << "\n";
     }
     runs.push_back(to_json(*r));
+    if (i + 1 < options.repeat && guard.stop_after_run(*gpu->client)) {
+      session.progress << "compare: stopped after " << i + 1 << " of " << options.repeat
+                       << " run(s): " << guard.why() << "\n";
+      break;
+    }
   }
   std::string summary;
   for (const auto& [verdict, count] : tally)
     summary += (summary.empty() ? "" : ", ") + verdict + " " + std::to_string(count);
-  session.progress << "compare: " << summary << " of " << options.repeat << " run(s)\n";
+  session.progress << "compare: " << summary << " of " << runs.size() << " run(s)\n";
   if (options.common.json)
     session.out << nlohmann::json{{"device", gpu->harness_device.name},
                                   {"a", {{"kernel", spec_a.name}, {"source", spec_a.source}}},

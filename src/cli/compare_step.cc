@@ -72,6 +72,17 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   return result;
 }
 
+namespace {
+
+// Whether a candidate's last timed output passed its recheck; null when it was not
+// checked: the recheck ended the harness, or (B) never ran because A's did.
+nlohmann::json recheck_json(const CheckVerdict& v) {
+  if (ended_the_harness(v) || v.reason == "not_rechecked") return nullptr;
+  return v.passed;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const AbResult& r) {
   const Comparison& c = r.comparison;
   return {{"verdict", verdict_name(c.verdict)},
@@ -83,11 +94,7 @@ nlohmann::json to_json(const AbResult& r) {
           {"throttled_pairs", r.throttled_pairs},
           {"ended", ab_state_name(r.end)},
           {"reason", c.reason},
-          {"recheck",
-           {{"a", r.recheck_a.passed},
-            // null: B was never rechecked, because A's recheck ended the harness
-            {"b", r.recheck_b.reason == "not_rechecked" ? nlohmann::json()
-                                                        : nlohmann::json(r.recheck_b.passed)}}},
+          {"recheck", {{"a", recheck_json(r.recheck_a)}, {"b", recheck_json(r.recheck_b)}}},
           {"trusted", r.rejected.empty()},
           {"rejected", r.rejected}};
 }

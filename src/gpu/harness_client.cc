@@ -87,10 +87,20 @@ bool HarnessClient::holds_load() const {
 
 Status HarnessClient::restore_if_lost() {
   if (last_load_.is_null() || holds_load()) return Ok{};
-  const nlohmann::json setup_args = last_setup_;
-  if (auto r = call(last_load_, timeouts_.control_s); !r) return r.error();
-  loaded_generation_ = runner_.generation();
+  const nlohmann::json load_request = last_load_, setup_args = last_setup_;
+  KB_TRY(send_load(load_request));
   if (!setup_args.is_null()) KB_TRY(setup(setup_args));
+  return Ok{};
+}
+
+Status HarnessClient::send_load(const nlohmann::json& request) {
+  // Recorded before it is sent: a restore replays the newest load, even one that failed.
+  last_load_ = request;
+  last_setup_ = nullptr;   // a new load holds no workload until its own setup
+  loaded_generation_ = 0;  // the harness drops its candidates before it loads
+  auto r = call(request, timeouts_.control_s);
+  if (!r) return r.error();
+  loaded_generation_ = runner_.generation();
   return Ok{};
 }
 
@@ -111,18 +121,16 @@ Status HarnessClient::load(const std::vector<std::string>& candidates,
   if (reference)
     request["reference"] = {{"kind", reference->kind == ReferenceObject::Kind::cpu ? "cpu" : "gpu"},
                             {"object", reference->object}};
-  auto r = call(request, timeouts_.control_s);
-  if (!r) return r.error();
-  loaded_generation_ = runner_.generation();
-  last_load_ = std::move(request);
-  last_setup_ = nullptr;  // a new load holds no workload until its own setup
-  return Ok{};
+  return send_load(request);
 }
 
 Status HarnessClient::setup(const nlohmann::json& args) {
+  last_setup_ = args;  // recorded before it is sent, as a load is
   auto r = call({{"op", "setup"}, {"args", args}}, timeouts_.control_s);
-  if (!r) return r.error();
-  last_setup_ = args;
+  if (!r) {
+    loaded_generation_ = 0;  // the harness drops its workload before it sets up
+    return r.error();
+  }
   return Ok{};
 }
 
@@ -136,6 +144,12 @@ Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error, Request 
                                   : "no answer within " + within +
                                         " s while the last timed output was rechecked (work the "
                                         "candidate left running?), so the harness was killed",
+                        nlohmann::json::object()};
+  if (runner_.last_failure() == HarnessFailure::bad_response)
+    return CheckVerdict{false, "bad_response",
+                        "the harness's answer was not protocol JSON, so it was killed (did the "
+                        "candidate write to the protocol pipe?): " +
+                            error.message,
                         nlohmann::json::object()};
   if (runner_.last_failure() == HarnessFailure::crashed)
     return CheckVerdict{false, "crashed",

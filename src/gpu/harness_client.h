@@ -40,9 +40,9 @@ struct CheckVerdict {
 };
 
 // True for the verdicts HarnessClient makes when a request ended the harness
-// ("timeout", "crashed"): nothing was checked, and the harness is gone.
+// ("timeout", "crashed", "bad_response"): nothing was checked, and the harness is gone.
 inline bool ended_the_harness(const CheckVerdict& v) {
-  return v.reason == "timeout" || v.reason == "crashed";
+  return v.reason == "timeout" || v.reason == "crashed" || v.reason == "bad_response";
 }
 
 struct TimingSample {
@@ -83,16 +83,19 @@ class HarnessClient {
   Status load(const std::vector<std::string>& candidates,
               const std::optional<ReferenceObject>& reference);
   Status setup(const nlohmann::json& args);
-  // True while the harness holds the last load (and any setup after it); false
-  // before any load, and once a timeout, crash, bad answer or restart ended the
-  // harness that held it, since the next call reaches a fresh, empty one.
+  // True while the harness holds the last load and any setup after it; false
+  // before any load, after a load or setup that failed, and once a timeout, crash,
+  // garbled answer or restart ended the harness that held them, since the next call
+  // reaches a fresh, empty one. A harness that dies between requests is noticed
+  // only by the next request.
   bool holds_load() const;
-  // Sends the last load, and the setup after it, again when !holds_load(), so a
-  // step can go on after a candidate brought the harness down. Does nothing while
+  // Sends the last load, and the last setup after it, again when !holds_load(), so
+  // a step can go on after a candidate brought the harness down. Does nothing while
   // the harness holds them, or before any load.
   Status restore_if_lost();
-  // A launch that never finishes, or that kills the harness, is a CheckVerdict
-  // (reason "timeout" or "crashed"), not an Error; the next call starts a new harness.
+  // A launch that never finishes, kills the harness or garbles its answer is a
+  // CheckVerdict (reason "timeout", "crashed" or "bad_response"), not an Error; the
+  // next call starts a new harness.
   Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
                               const Tolerance& tolerance, const Against& against);
   Status bench_prepare(std::uint64_t seed, const Against& against);
@@ -113,7 +116,10 @@ class HarnessClient {
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);
   // Ends the harness (its CUDA context may be unusable); the next call starts a fresh one.
   void restart();
-  // The verdict for a launch that timed out or crashed the harness; `error` otherwise.
+  // Sends a load request and records it as the one restore_if_lost() replays.
+  Status send_load(const nlohmann::json& request);
+  // The verdict for a request that ended the harness (timed out, crashed, garbled
+  // its answer); `error` otherwise.
   enum class Request { launch, recheck };  // what the failed request was doing
   Result<CheckVerdict> failure_verdict(const Error& error, Request request) const;
   HarnessRunner& runner_;

@@ -91,10 +91,16 @@ Status Database::backup_to(const Database& copy) const {
                              sqlite3_errcode(copy.db_), copy.db_, __FILE__, __LINE__);
   const int step = sqlite3_backup_step(backup, -1);
   // Finishing stores a failed step's error on the copy's connection, whichever
-  // side it came from, so the message names the copy's file.
+  // side it came from; the message names both files.
   const int finish = sqlite3_backup_finish(backup);
-  if (step != SQLITE_DONE)
-    return sqlite_call_error("sqlite3_backup_step(backup, -1)", step, copy.db_, __FILE__, __LINE__);
+  if (step != SQLITE_DONE) {
+    Error e =
+        sqlite_call_error("sqlite3_backup_step(backup, -1)", step, copy.db_, __FILE__, __LINE__);
+    const char* from = sqlite3_db_filename(db_, "main");
+    const char* to = sqlite3_db_filename(copy.db_, "main");
+    e.message += std::string(" (copying ") + (from ? from : "?") + " to " + (to ? to : "?") + ")";
+    return e;
+  }
   KB_SQLITE_CALL(copy.db_, finish);
   return Ok{};
 }

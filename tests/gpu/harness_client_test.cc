@@ -191,6 +191,78 @@ TEST_F(HarnessClientTest, AFailedVerdictWithItsContextIntactDoesNotRestart) {
   EXPECT_EQ(runner.restarts, 0);
 }
 
+// What a step relies on after a candidate brought the harness down: whether the
+// harness still holds the last load, and what restore_if_lost() sends again.
+class HarnessClientRestore : public HarnessClientTest {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(client.load({"a.so", "b.so"}, std::nullopt).ok());
+    ASSERT_TRUE(client.setup(json{{"N", 1}}).ok());
+    ASSERT_TRUE(client.holds_load());
+  }
+  // The ops restore_if_lost() sent, and the last load's candidates and setup's args.
+  std::vector<std::string> restored() {
+    const std::size_t before = runner.requests.size();
+    EXPECT_TRUE(client.restore_if_lost().ok());
+    std::vector<std::string> ops;
+    for (std::size_t i = before; i < runner.requests.size(); ++i)
+      ops.push_back(runner.requests[i].value("op", "?"));
+    return ops;
+  }
+  const std::vector<std::string> kLoadAndSetup = {"load", "setup"};
+};
+
+TEST_F(HarnessClientRestore, NothingIsSentWhileTheHarnessHoldsTheLoad) {
+  EXPECT_TRUE(restored().empty());
+}
+
+TEST_F(HarnessClientRestore, ARefusedSampleRestartsAndTheLoadIsSentAgain) {
+  runner.fail_next("sample", HarnessFailure::refused, "candidate 1 failed while timing");
+  ASSERT_FALSE(client.sample({0, 1}).ok());
+  EXPECT_FALSE(client.holds_load()) << "the client restarted the harness";
+  EXPECT_EQ(restored(), kLoadAndSetup);
+  EXPECT_TRUE(client.holds_load());
+  EXPECT_EQ(runner.sent("setup").back()["args"], (json{{"N", 1}}));
+}
+
+TEST_F(HarnessClientRestore, ALostContextInVerifyIsRestoredToo) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "launch_error", "illegal address",
+                                            {{"context_lost", true}})}};
+  });
+  ASSERT_TRUE(client.verify(1, {7}, tolerance, Against{}).ok());
+  EXPECT_FALSE(client.holds_load());
+  EXPECT_EQ(restored(), kLoadAndSetup);
+}
+
+TEST_F(HarnessClientRestore, ARefusedLoadOrSetupLeavesNothingHeld) {
+  runner.fail_next("setup", HarnessFailure::refused, "out of memory");
+  ASSERT_FALSE(client.setup(json{{"N", 2}}).ok());
+  EXPECT_FALSE(client.holds_load()) << "the harness dropped its workload before setting up";
+  EXPECT_EQ(restored(), kLoadAndSetup);
+  EXPECT_EQ(runner.sent("setup").back()["args"], (json{{"N", 2}})) << "the newest setup";
+
+  runner.fail_next("load", HarnessFailure::refused, "dlopen failed");
+  ASSERT_FALSE(client.load({"c.so"}, std::nullopt).ok());
+  EXPECT_FALSE(client.holds_load()) << "the harness dropped its candidates before loading";
+}
+
+TEST_F(HarnessClientRestore, ALoadThatEndsTheHarnessIsTheOneSentAgain) {
+  runner.fail_next("load", HarnessFailure::timeout, "no answer");
+  ASSERT_FALSE(client.load({"c.so"}, std::nullopt).ok());
+  EXPECT_EQ(restored(), std::vector<std::string>{"load"}) << "no setup followed the newest load";
+  EXPECT_EQ(runner.sent("load").back()["candidates"], (json{"c.so"}));
+}
+
+TEST_F(HarnessClientRestore, AGarbledRecheckAnswerIsAVerdictThatEndsTheHarness) {
+  runner.fail_next("recheck", HarnessFailure::bad_response, "not JSON: hello");
+  auto verdict = client.recheck(0, tolerance);
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_EQ(verdict->reason, "bad_response");
+  EXPECT_TRUE(ended_the_harness(*verdict));
+  EXPECT_FALSE(client.holds_load());
+}
+
 TEST_F(HarnessClientTest, SampleSendsTheOrderAndParsesSamplesInOrder) {
   runner.on("sample", [](const json&) -> Result<json> {
     return json{{"samples",
@@ -235,7 +307,8 @@ TEST_F(HarnessClientTest, AnAnswerWithoutItsFieldIsAnErrorNotAnException) {
 
 TEST_F(HarnessClientTest, FewerSamplesThanLaunchesIsAnError) {
   runner.on("sample", [](const json&) -> Result<json> {
-    return json{{"samples", json::array({{{"candidate", 0}, {"gpu_s", 1e-5}, {"sm_mhz", 1980.0}}})}};
+    return json{
+        {"samples", json::array({{{"candidate", 0}, {"gpu_s", 1e-5}, {"sm_mhz", 1980.0}}})}};
   });
   auto r = client.sample({0, 1});
   ASSERT_FALSE(r.ok());

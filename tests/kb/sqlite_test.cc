@@ -117,7 +117,8 @@ TEST(KbSqliteTest, ABackupThatCannotWriteItsCopyNamesTheCopy) {
   ASSERT_FALSE(copied.ok());
   EXPECT_NE(copied.error().message.find("sqlite3_backup_step"), std::string::npos)
       << copied.error().message;
-  EXPECT_NE(copied.error().message.find("copy.sqlite"), std::string::npos)
+  EXPECT_NE(copied.error().message.find("kb.sqlite to " + (dir.path() / "copy.sqlite").string()),
+            std::string::npos)
       << copied.error().message;
   EXPECT_EQ(copied.error().message.find("not an error"), std::string::npos)
       << copied.error().message;
