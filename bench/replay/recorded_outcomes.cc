@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/stable_hash.h"
+#include "profile/kernel_profile.h"
+#include "profile/ncu_csv.h"
 
 namespace kblaster {
 
@@ -45,10 +50,26 @@ const Candidate* matching_child(const Proposal& p, const std::string& change, bo
   return found;
 }
 
+// The single kernel launch of `profiles/<fingerprint>.csv` in `dir`, if that file
+// exists and parses; nullopt otherwise (kept by runs since the profile cache existed).
+std::optional<LaunchShape> profiled_launch(const std::filesystem::path& dir, const Candidate& c) {
+  const auto csv = dir / "profiles" / (c.fingerprint() + ".csv");
+  std::ifstream in(csv, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto kernels = parse_ncu_csv(text.str(), csv.string());
+  if (!kernels || kernels->size() != 1) return std::nullopt;  // the search's rule: one kernel
+  auto profile = profile_from_ncu(kernels->front(), csv.string());
+  if (!profile) return std::nullopt;
+  return LaunchShape{profile->grid_size, profile->sm_count};
+}
+
 }  // namespace
 
 void KernelOutcomes::add_run(const nlohmann::json& result, const std::string& file) {
   RecordedRun run{file, file.find("/cold_") != std::string::npos, {}};
+  const std::filesystem::path dir = std::filesystem::path(file).parent_path();
   if (baseline_state_.empty()) baseline_state_ = result.value("baseline_state", "");
   seconds_ += result.value("seconds", 0.0);
   evaluations_ += result.value("evaluations", 0);
@@ -72,6 +93,9 @@ void KernelOutcomes::add_run(const nlohmann::json& result, const std::string& fi
     const auto outcome = parse_outcome(s.value("outcome", ""));
     const bool faster = outcome == StepOutcome::faster;
     if (auto& rc = at(parent); rc.state.empty()) rc.state = s.value("state", "");
+    ++counts_.parents;
+    if (auto& rc = at(parent); !rc.launch) rc.launch = profiled_launch(dir, parent);
+    if (at(parent).launch) ++counts_.parents_with_launch;
     bool loose = false;
     const Proposal p = propose(technique, parent, *spec_, gpu_);
     const Candidate* child = matching_child(p, change, loose);

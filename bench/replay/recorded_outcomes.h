@@ -5,12 +5,14 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/kernel_spec.h"
 #include "kb/records.h"
+#include "profile/perf_state.h"
 #include "search/candidate.h"
 #include "search/technique_appliers.h"
 
@@ -31,6 +33,9 @@ struct RecordedCandidate {
   int failures = 0;
   StepOutcome failure = StepOutcome::compile_failure;
   std::string state;
+  // The launch ncu profiled (its `profiles/<fingerprint>.csv` beside the result.json)
+  // when it was a parent; unset when no such file was kept or it names several kernels.
+  std::optional<LaunchShape> launch;
   double log_time() const { return timings ? log_time_sum / timings : 0.0; }
 };
 
@@ -42,9 +47,10 @@ struct RecordedRun {
 };
 
 struct ReconstructionCounts {
-  int steps = 0, exact = 0, loose = 0;  // loose: matched after strip_parenthetical
-  int unmatched = 0;                    // no child of `technique` has the recorded change
-  int skipped = 0;                      // after an unmatched FASTER step, whose child is unknown
+  int steps = 0, exact = 0, loose = 0;       // loose: matched after strip_parenthetical
+  int parents = 0, parents_with_launch = 0;  // steps' parents, and those with a profiled launch
+  int unmatched = 0;                         // no child of `technique` has the recorded change
+  int skipped = 0;  // after an unmatched FASTER step, whose child is unknown
   std::vector<std::string> unmatched_examples;  // "technique: change", the first few
 };
 

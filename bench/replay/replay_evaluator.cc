@@ -52,6 +52,8 @@ Result<Evaluation> ReplayEvaluator::evaluate(const Candidate& parent, const Cand
 
 Result<PerfState> ReplayEvaluator::state_of(const Candidate& candidate) {
   std::string key = candidate_key(candidate), state = recorded_.baseline_state();
+  std::optional<LaunchShape> launch;  // only the candidate's own: a shape changes with the block
+  if (const auto* r = recorded_.find(key)) launch = r->launch;
   for (int hops = 0; hops < 1000; ++hops) {
     if (const auto* r = recorded_.find(key); r && !r->state.empty()) {
       state = r->state;
@@ -65,6 +67,7 @@ Result<PerfState> ReplayEvaluator::state_of(const Candidate& candidate) {
   s.key = state;
   s.bottleneck = state.substr(0, state.find('.'));
   s.explanation = "replayed from the H200's recorded state";
+  if (launch) s.launch = *launch;
   return s;
 }
 

@@ -49,7 +49,9 @@ class ReplayEvaluator final : public Evaluator {
   // SLOWER at >= 1 + min_effect, SAME between (significance is assumed).
   Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override;
   // The recorded state of the candidate's key, else of its nearest recorded
-  // ancestor in this replay, else the baseline's. Its launch shape is left unset.
+  // ancestor in this replay, else the baseline's. Its launch shape is the one ncu
+  // recorded for this very candidate, else unset (launch geometry then prefers
+  // neighbours and leaves no size out).
   Result<PerfState> state_of(const Candidate& candidate) override;
 
   const ReplayCoverage& coverage() const { return coverage_; }

@@ -149,7 +149,8 @@ void print_report(std::ostream& out, const std::map<std::string, KernelOutcomes>
     out << "  " << name << ": " << c.exact << " / " << c.loose << " / " << c.unmatched << " / "
         << c.skipped << " of " << c.steps << " in " << k.runs().size() << " runs";
     for (const auto& e : c.unmatched_examples) out << "; unmatched: " << e;
-    out << "\n";
+    out << "; parents with a profiled launch: " << c.parents_with_launch << " of " << c.parents
+        << "\n";
   }
 }
 
@@ -178,7 +179,9 @@ nlohmann::json report_json(const std::map<std::string, KernelOutcomes>& recorded
                        {"fidelity_recorded_cold_evaluations", r.recorded_cold_n.json()},
                        {"steps", c.steps},
                        {"unmatched", c.unmatched},
-                       {"skipped", c.skipped}});
+                       {"skipped", c.skipped},
+                       {"parents_with_launch", c.parents_with_launch},
+                       {"parents", c.parents}});
   }
   const auto cov = arm_coverage(replayed);
   return {

@@ -106,5 +106,34 @@ TEST_F(ReplayOutcomesTest, TheReplayEvaluatorAnswersFromTheTable) {
   EXPECT_EQ(s->key, "launch.grid_undersized");
 }
 
+// A parent's launch comes from the ncu CSV its run kept (profiles/<fingerprint>.csv),
+// here softmax_slow's baseline as the H200 profiled it: 64 blocks on 132 SMs.
+TEST_F(ReplayOutcomesTest, AParentGetsTheLaunchItsRunProfiled) {
+  testing::TempDir dir;
+  const Candidate base = outcomes->baseline();
+  dir.write("cold_softmax_slow/softmax_slow/profiles/" + base.fingerprint() + ".csv",
+            testing::read_text(testing::source_dir() /
+                               "bench/results/2026-11-30-h200/decisive/ablation/seed_31/"
+                               "cold_softmax_slow/softmax_slow/profiles/2ca2494106dcd519.csv"));
+  KernelOutcomes profiled(*spec, base.source, TargetGpu{"sm_90", true});
+  const nlohmann::json result = {
+      {"baseline_state", "launch.grid_undersized"},
+      {"steps", {step(1, 0, "restrict_pointers", kRestrict, "faster", 1.25)}}};
+  profiled.add_run(result, (dir.path() / "cold_softmax_slow/softmax_slow/result.json").string());
+  EXPECT_EQ(profiled.counts().parents_with_launch, 1);
+
+  SimulatedClock clock;
+  ReplayEvaluator evaluator(profiled, clock, {0.005, 0.02, 1});
+  auto s = evaluator.state_of(base);
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE(s->launch.grid_size && s->launch.sm_count);
+  EXPECT_DOUBLE_EQ(*s->launch.grid_size, 64.0);
+  EXPECT_DOUBLE_EQ(*s->launch.sm_count, 132.0);
+  // A candidate without a CSV of its own has no launch: a shape changes with the block.
+  auto child_state = evaluator.state_of(child(base, "restrict_pointers", kRestrict));
+  ASSERT_TRUE(child_state.ok());
+  EXPECT_FALSE(child_state->launch.grid_size.has_value());
+}
+
 }  // namespace
 }  // namespace kblaster
