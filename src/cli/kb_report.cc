@@ -89,11 +89,10 @@ Result<nlohmann::json> summary(const Store& store, const std::filesystem::path& 
 
 Result<ExitCode> show_kb(const Store& store, const Catalogue& catalogue, const ShowQuery& query,
                          bool json, Session& session) {
-  const Catalogue* const c = &catalogue;
   nlohmann::json states = nlohmann::json::array();
-  for (const auto& info : c->states) {
+  for (const auto& info : catalogue.states) {
     if (!query.state.empty() && info.key != query.state) continue;
-    auto predictions = predict(store, *c, info.key, query.arch);
+    auto predictions = predict(store, catalogue, info.key, query.arch);
     if (!predictions) return predictions.error();
     nlohmann::json best = nlohmann::json::array();
     if (!json) session.out << info.key << "  " << info.description << "\n";
@@ -127,7 +126,7 @@ Result<ExitCode> show_kb(const Store& store, const Catalogue& catalogue, const S
   }
   if (!query.state.empty() && states.empty()) {
     std::vector<std::string> keys;
-    for (const auto& info : c->states) keys.push_back(info.key);
+    for (const auto& info : catalogue.states) keys.push_back(info.key);
     std::string known;
     for (const auto& key : keys) known += (known.empty() ? "" : ", ") + key;
     return Error::usage("--state " + query.state + ": not a state of the catalogue" +

@@ -16,8 +16,7 @@ namespace kblaster {
 
 enum class NetworkIsolation {
   off,             // the child shares the parent's network
-  when_available,  // a network namespace of its own (loopback only) where possible; the report
-                   // says if not
+  when_available,  // a namespace of its own (loopback only) where possible; the report says if not
   required,        // without a network namespace the child is not started
 };
 
@@ -72,9 +71,10 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy);
 
 // The status pipe: how the forked child tells the parent what it applied. The
 // child writes SetupRecords to a close-on-exec pipe: first a `network` record
-// (unless the policy is off) with the errno of each unshare attempt, 0 where it
-// worked, and of bringing the new namespace's loopback up; then, only if a step fails, one record
-// naming that step, and it _exits(127). End of file with no failure record means exec succeeded.
+// (unless the policy is off) with the errno of each unshare attempt and of
+// bringing the new namespace's loopback up, 0 where it worked; then, only if a
+// step fails, one record naming that step, and it _exits(127). End of file with
+// no failure record means exec succeeded.
 enum class SetupStep : std::int32_t {
   network,
   process_group,
@@ -100,10 +100,10 @@ void write_setup_record(int status_fd, SetupRecord record) noexcept;
 class ChildSandbox {
  public:
   explicit ChildSandbox(const SandboxPolicy& policy);
-  // In the forked child (async-signal-safe): isolates the network (and brings
-  // the new namespace's loopback up), sets rlimits
-  // and no_new_privs, writing records to `status_fd`. False = a step failed
-  // (its record is written) and the child must _exit.
+  // In the forked child (async-signal-safe): isolates the network (bringing the
+  // new namespace's loopback up), sets rlimits and no_new_privs, writing records
+  // to `status_fd`. False = a step failed (its record is written) and the child
+  // must _exit.
   bool apply_in_child(int status_fd) const noexcept;
   // In the parent: reads `status_fd` to end of file. Error::environment names
   // `program` and the step that failed in the child.

@@ -100,20 +100,28 @@ Proposal arg_tunables(const Request& r) {
   return p;
 }
 
-// The child the profile argues for when the grid leaves SMs idle: for each
-// candidate value v of a constant now k, the grid becomes about grid * k / v
-// blocks; the largest v that reaches the SM count wins, else the smallest v.
-// A constant in two block dimensions (dim3(k, k)) scales the grid by (k / v)^2,
-// so the estimate errs low there and the pick is a smaller block than needed.
+// The blocks the profiled grid would have with a block constant changed from
+// `now` to `proposed`, assuming the grid is the work divided by the block: about
+// grid * now / proposed. A constant in two block dimensions (dim3(k, k)) scales the
+// grid by (now / proposed)^2, so there the estimate errs towards the current grid.
+// nullopt without a profiled grid and SM count.
+std::optional<double> scaled_grid(const LaunchShape& shape, std::int64_t now,
+                                  std::int64_t proposed) {
+  if (!shape.grid_size || !shape.sm_count || *shape.grid_size <= 0) return std::nullopt;
+  return *shape.grid_size * double(now) / double(proposed);
+}
+
+// The child the profile argues for when the grid leaves SMs idle: among the
+// smaller blocks (scaled_grid), the largest that reaches the SM count wins, else
+// the smallest.
 bool prefer_filling_block(const LaunchShape& shape,
                           const std::vector<std::pair<std::int64_t, std::int64_t>>& values,
                           Proposal& p) {
-  if (!shape.grid_size || !shape.sm_count || *shape.grid_size <= 0 ||
-      *shape.grid_size >= *shape.sm_count)
-    return false;
+  const auto grid = scaled_grid(shape, 1, 1);  // the profiled grid, if any
+  if (!grid || *grid >= *shape.sm_count) return false;
   std::optional<std::size_t> pick;
   auto blocks = [&](std::size_t i) {
-    return *shape.grid_size * double(values[i].first) / double(values[i].second);
+    return *scaled_grid(shape, values[i].first, values[i].second);
   };
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i].second >= values[i].first) continue;  // only smaller blocks add blocks
@@ -147,13 +155,13 @@ void prefer_neighbours(const std::vector<std::pair<std::int64_t, std::int64_t>>&
   if (!p.preferred.empty()) p.because = "a neighbouring size, half or twice the current one";
 }
 
-// True when the profiled grid, scaled as by prefer_filling_block, would have fewer
-// blocks than the GPU has SMs with the block constant raised from `now` to `proposed`.
-// On the H200, no such child was faster: softmax_slow's 59 larger-block children
-// in launch.grid_undersized were 29 SAME and 30 SLOWER (2026-11-30-decisive.md).
+// True when raising the block constant from `now` to `proposed` would leave the
+// grid (scaled_grid) with fewer blocks than the GPU has SMs. On the H200 no such
+// child was faster: softmax_slow's 59 larger-block children in launch.grid_undersized
+// were 29 SAME and 30 SLOWER (bench/results/2026-11-30-undersized-rule.md).
 bool leaves_sms_without_a_block(const LaunchShape& shape, std::int64_t now, std::int64_t proposed) {
-  if (proposed <= now || !shape.grid_size || !shape.sm_count || *shape.grid_size <= 0) return false;
-  return *shape.grid_size * double(now) / double(proposed) < *shape.sm_count;
+  const auto blocks = scaled_grid(shape, now, proposed);
+  return proposed > now && blocks && *blocks < *shape.sm_count;
 }
 
 // Block-size constants in the source: the usual power-of-two sizes not yet taken,

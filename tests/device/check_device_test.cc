@@ -6,13 +6,11 @@
 // check's table, log and JSON are written there (bench/run_on_device.sh sets it).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
 #include "git/repo_builder.h"
-#include "gpu/device_probe.h"
+#include "on_device.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -31,11 +29,11 @@ std::string edited(const std::string& text, const std::string& from, const std::
   return std::string(text).replace(at, from.size(), to);
 }
 
-class CheckOnDevice : public ::testing::Test {
+class CheckOnDevice : public testing::OnDevice {
  protected:
   void SetUp() override {
-    const DeviceInfo device = CudaDriverProbe().probe();
-    if (!device.present) GTEST_SKIP() << "no CUDA device: " << device.why_absent;
+    OnDevice::SetUp();
+    if (IsSkipped()) return;
     const fs::path examples = testing::examples_dir();
     for (const auto& e : fs::recursive_directory_iterator(examples)) {
       const fs::path rel = fs::relative(e.path(), examples);
@@ -57,11 +55,8 @@ class CheckOnDevice : public ::testing::Test {
   std::map<std::string, nlohmann::json> check(const std::string& head, int expected_exit) {
     auto r =
         run_kblaster({"check", repo.path().string(), "--base", base, "--head", head, "--json"});
-    if (const char* dir = std::getenv("KBLASTER_DEVICE_LOG_DIR")) {
-      const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-      std::ofstream(fs::path(dir) / ("check_" + name + ".json")) << r.out;
-      std::ofstream(fs::path(dir) / ("check_" + name + ".log")) << r.err;
-    }
+    keep(std::string("check_") + ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+         r);
     EXPECT_EQ(r.exit_code, expected_exit) << r.err;
     const auto report = nlohmann::json::parse(r.out);  // kept alive: the loop reads into it
     std::map<std::string, nlohmann::json> rows;

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
-#include "gpu/device_probe.h"
+#include "on_device.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -17,18 +16,8 @@ namespace {
 
 using testing::run_kblaster;
 
-class ProfileOnDevice : public ::testing::Test {
+class ProfileOnDevice : public testing::OnDevice {
  protected:
-  void SetUp() override {
-    const DeviceInfo device = CudaDriverProbe().probe();
-    if (!device.present) GTEST_SKIP() << "no CUDA device: " << device.why_absent;
-  }
-  void keep(const std::string& name, const testing::CliResult& r) {
-    if (const char* dir = std::getenv("KBLASTER_DEVICE_LOG_DIR")) {
-      std::ofstream(std::filesystem::path(dir) / (name + ".json")) << r.out;
-      std::ofstream(std::filesystem::path(dir) / (name + ".log")) << r.err;
-    }
-  }
   testing::TempDir cache;
 };
 

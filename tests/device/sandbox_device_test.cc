@@ -14,9 +14,9 @@
 #include <string>
 
 #include "cli_run.h"
-#include "gpu/device_probe.h"
 #include "gpu/ncu.h"
 #include "host_listener.h"
+#include "on_device.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -62,13 +62,7 @@ void phone(float* out, int n, int port) {
 }
 )cu";
 
-class SandboxOnDevice : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const DeviceInfo device = CudaDriverProbe().probe();
-    if (!device.present) GTEST_SKIP() << "no CUDA device: " << device.why_absent;
-  }
-};
+class SandboxOnDevice : public testing::OnDevice {};
 
 TEST_F(SandboxOnDevice, AKernelReachesNoHostServiceUnderVerifyOrProfile) {
   testing::HostListener host;

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
-#include "gpu/device_probe.h"
+#include "on_device.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -15,13 +15,7 @@ namespace {
 
 using testing::run_kblaster;
 
-class DeviceTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const DeviceInfo device = CudaDriverProbe().probe();
-    if (!device.present) GTEST_SKIP() << "no CUDA device: " << device.why_absent;
-  }
-};
+class DeviceTest : public testing::OnDevice {};
 
 TEST_F(DeviceTest, EveryExampleKernelPassesVerification) {
   testing::TempDir cache;
