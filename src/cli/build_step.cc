@@ -109,6 +109,12 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
     report.kernels.push_back(std::move(b));
     print_progress(session, report.kernels.size(), repo.selected.size(), report.kernels.back());
   }
+  for (const auto& b : report.kernels)
+    if (b.result.sandbox) {
+      session.progress << "nvcc ran sandboxed: its network: " << network_summary(*b.result.sandbox)
+                       << "; its files: " << filesystem_summary(*b.result.sandbox) << "\n";
+      break;
+    }
   session.progress << "build: " << report.compiled << " compiled, " << report.cache_hits
                    << " from cache, " << report.failed << " failed\n";
   return report;

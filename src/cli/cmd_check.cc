@@ -15,6 +15,7 @@
 #include "cli/verify_step.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
+#include "github/event_trust.h"
 
 namespace kblaster {
 namespace {
@@ -22,6 +23,7 @@ namespace {
 struct CheckOptions {
   CommonOptions common;
   RevisionFlags revisions;
+  bool allow_untrusted = false;
   BuildFlags build;
   VerifyFlags verify;
 };
@@ -72,6 +74,9 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
         "check needs a revision range: give --base and --head, or --event for a pull request "
         "or a push");
   const RequestedRange& want = **requested;
+  if (want.event)
+    KB_TRY(check_event_trust(
+        *want.event, options.allow_untrusted ? UntrustedCode::allow : UntrustedCode::refuse));
   const auto repo_root = std::filesystem::absolute(options.common.repo).lexically_normal();
   auto git = GitRepo::open(repo_root);
   if (!git) return git.error();
@@ -163,6 +168,10 @@ CommandAction setup_check(CLI::App& app) {
   auto options = std::make_shared<CheckOptions>();
   add_common_options(app, options->common);
   add_revision_flags(app, options->revisions);
+  app.add_flag("--allow-untrusted", options->allow_untrusted,
+               "Build and run the code of a fork's pull request or a pull_request_target event "
+               "on this runner (refused by default: that code would run beside the runner's "
+               "secrets; docs/security.md)");
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 120.0);
   return [options](Session& session) { return run_check(*options, session); };

@@ -20,6 +20,8 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   SandboxPolicy policy;
   policy.max_open_files = 4096;
   policy.wall_timeout_s = timeout_s;
+  // Where counters are admin-only, a root ncu needs CAP_SYS_ADMIN to read them.
+  policy.capabilities = Capabilities::keep;
   HarnessSession session(ncu_command(ncu, harness_path(), csv, metrics, profile_metric_names()),
                          policy);
   HarnessClient client(session, {timeout_s, timeout_s});

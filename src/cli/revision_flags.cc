@@ -33,15 +33,15 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
     auto event = parse_event(*name, *payload, *path);
     if (!event) return event.error();
     return std::optional<RequestedRange>(
-        RequestedRange{event->base, event->head, *name + " event (" + *path + ")"});
+        RequestedRange{event->base, event->head, *name + " event (" + *path + ")", *event});
   }
   if (flags.base.empty()) {
     if (!flags.head.empty()) return Error::usage("--head needs --base");
     if (flags.merge_base) return Error::usage("--merge-base needs --base (or --event)");
     return std::optional<RequestedRange>();
   }
-  return std::optional<RequestedRange>(
-      RequestedRange{flags.base, flags.head.empty() ? "HEAD" : flags.head, "--base/--head"});
+  return std::optional<RequestedRange>(RequestedRange{
+      flags.base, flags.head.empty() ? "HEAD" : flags.head, "--base/--head", std::nullopt});
 }
 
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags) {

@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "core/status.h"
+#include "github/event_payload.h"
 
 namespace kblaster {
 
@@ -24,6 +25,7 @@ struct RequestedRange {
   std::optional<std::string> base;
   std::string head;
   std::string source;  // for messages: "--base/--head", "pull_request event (/path/event.json)"
+  std::optional<EventRevisions> event;  // set when the range came from a GitHub event
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;

@@ -5,6 +5,7 @@
 
 #include "core/arch_name.h"
 #include "core/kernel_spec_parser.h"
+#include "core/nvcc_flags_field.h"
 #include "core/path_glob.h"
 #include "core/suggest.h"
 #include "core/toml_fields.h"
@@ -19,7 +20,9 @@ const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_f
 
 Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
   auto text = tree.read(file);
-  if (!text) return Error::config(file, "cannot read `" + file + "` in " + tree.describe());
+  if (!text)
+    return Error::config(file, "cannot read `" + file + "` in " + tree.describe() +
+                                   leaves_tree_note(tree, file));
   try {
     return toml::parse(*text, file);
   } catch (const toml::parse_error& e) {
@@ -47,9 +50,9 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
           "arch", "`" + **arch + "` is not an architecture; use \"auto\" or one like \"sm_90\"");
     project.arch = **arch;
   }
-  auto flags = f.string_list("nvcc_flags");
+  auto flags = read_nvcc_flags(f, tree);
   if (!flags) return flags.error();
-  if (f.has("nvcc_flags")) project.nvcc_flags = *flags;
+  if (f.has("nvcc_flags")) project.nvcc_flags = std::move(flags->flags);
   auto dirs = f.string_list("include_dirs");
   if (!dirs) return dirs.error();
   for (const auto& d : *dirs) {
@@ -58,9 +61,12 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
       return f.error_at("include_dirs",
                         "`" + d + "` must be a relative path inside the repository");
     if (!tree.is_directory(*p))
-      return f.error_at("include_dirs", "directory `" + *p + "` does not exist");
+      return f.error_at("include_dirs",
+                        "directory `" + *p + "` does not exist" + leaves_tree_note(tree, *p));
     project.include_dirs.push_back(*p);
   }
+  project.include_dirs.insert(project.include_dirs.end(), flags->include_dirs.begin(),
+                              flags->include_dirs.end());
   auto globs = f.string_list("kernel_specs");
   if (!globs) return globs.error();
   if (f.has("kernel_specs")) project.spec_globs = *globs;

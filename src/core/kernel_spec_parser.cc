@@ -5,6 +5,7 @@
 #include "core/arg_spec_parser.h"
 #include "core/kernel_rules.h"
 #include "core/suggest.h"
+#include "core/nvcc_flags_field.h"
 #include "core/toml_fields.h"
 
 namespace kblaster {
@@ -27,7 +28,7 @@ Result<std::string> existing_path(const TomlFields& f, const std::string& key,
   bool found = want_directory ? tree.is_directory(*path) : tree.is_file(*path);
   if (!found)
     return f.error_at(key, std::string(want_directory ? "directory" : "file") + " `" + *path +
-                               "` does not exist");
+                               "` does not exist" + leaves_tree_note(tree, *path));
   return *path;
 }
 
@@ -174,15 +175,17 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
   if (!stream) return stream.error();
   spec.stream = stream->value_or(false);
 
-  auto flags = f.string_list("nvcc_flags");
+  auto flags = read_nvcc_flags(f, tree);
   if (!flags) return flags.error();
   spec.nvcc_flags = project.nvcc_flags;
-  spec.nvcc_flags.insert(spec.nvcc_flags.end(), flags->begin(), flags->end());
+  spec.nvcc_flags.insert(spec.nvcc_flags.end(), flags->flags.begin(), flags->flags.end());
 
   auto dirs = parse_dirs(f, tree);
   if (!dirs) return dirs.error();
   spec.include_dirs = project.include_dirs;
   spec.include_dirs.insert(spec.include_dirs.end(), dirs->begin(), dirs->end());
+  spec.include_dirs.insert(spec.include_dirs.end(), flags->include_dirs.begin(),
+                           flags->include_dirs.end());
 
   KB_TRY(apply_kernel_rules(f, spec));
   return spec;

@@ -7,10 +7,39 @@
 namespace kblaster {
 namespace fs = std::filesystem;
 
+std::string leaves_tree_note(const SourceTree& tree, const std::string& path) {
+  auto why = tree.refusal(path);
+  return why ? " (" + *why + ")" : "";
+}
+
+std::optional<fs::path> DirectoryTree::inside(const std::string& path) const {
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(fs::absolute(root_, ec), ec);
+  if (ec) return std::nullopt;
+  const fs::path resolved = fs::weakly_canonical(root / path, ec);
+  if (ec) return std::nullopt;
+  const fs::path relative = resolved.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") return std::nullopt;
+  return resolved;
+}
+
+std::optional<std::string> DirectoryTree::refusal(const std::string& path) const {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(root_ / path, ec))) return std::nullopt;
+  if (!inside(path))
+    return "`" + path + "` is or passes through a symbolic link that leads outside " +
+           root_.string();
+  if (fs::is_regular_file(root_ / path, ec) && fs::file_size(root_ / path, ec) > kMaxTreeFileBytes)
+    return "`" + path + "` is larger than " + std::to_string(kMaxTreeFileBytes >> 20) + " MiB";
+  return std::nullopt;
+}
+
 std::optional<std::string> DirectoryTree::read(const std::string& path) const {
   std::error_code ec;
-  if (!fs::is_regular_file(root_ / path, ec)) return std::nullopt;
-  std::ifstream in(root_ / path, std::ios::binary);
+  const auto file = inside(path);
+  if (!file || !fs::is_regular_file(*file, ec)) return std::nullopt;
+  if (fs::file_size(*file, ec) > kMaxTreeFileBytes || ec) return std::nullopt;
+  std::ifstream in(*file, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
@@ -19,12 +48,14 @@ std::optional<std::string> DirectoryTree::read(const std::string& path) const {
 
 bool DirectoryTree::is_file(const std::string& path) const {
   std::error_code ec;
-  return fs::is_regular_file(root_ / path, ec);
+  const auto file = inside(path);
+  return file && fs::is_regular_file(*file, ec);
 }
 
 bool DirectoryTree::is_directory(const std::string& path) const {
   std::error_code ec;
-  return fs::is_directory(root_ / path, ec);
+  const auto dir = inside(path);
+  return dir && fs::is_directory(*dir, ec);
 }
 
 std::vector<std::string> DirectoryTree::list_files() const {
@@ -41,7 +72,9 @@ std::vector<std::string> DirectoryTree::list_files() const {
         it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file(ec)) files.push_back(fs::relative(it->path(), root_).generic_string());
+    if (!it->is_regular_file(ec)) continue;
+    std::string relative = fs::relative(it->path(), root_).generic_string();
+    if (!it->is_symlink(ec) || inside(relative)) files.push_back(std::move(relative));
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -2,6 +2,7 @@
 // working tree (DirectoryTree) or, later, a git commit. Paths are repo-relative.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -20,9 +21,23 @@ class SourceTree {
   virtual std::vector<std::string> list_files() const = 0;
   // Human-readable name of the tree for messages ("examples/kernels", "HEAD~1").
   virtual std::string describe() const = 0;
+  // Why something at `path` reads as absent although it is there: it leads
+  // outside the tree, or is too large. nullopt when nothing was refused.
+  virtual std::optional<std::string> refusal(const std::string& path) const {
+    static_cast<void>(path);
+    return std::nullopt;
+  }
 };
 
-// The files under a directory on disk.
+// " (REASON)" when `tree` refused `path`, else "": for "does not exist" messages.
+std::string leaves_tree_note(const SourceTree& tree, const std::string& path);
+
+// The largest file a DirectoryTree reads: a config or a kernel source is far smaller.
+inline constexpr std::uintmax_t kMaxTreeFileBytes = 64ULL << 20;
+
+// The files under a directory on disk. A path whose symbolic links lead
+// outside the directory reads as absent (refusal() says why), so an untrusted
+// repository cannot make kblaster read, hash or compile files outside it.
 class DirectoryTree : public SourceTree {
  public:
   explicit DirectoryTree(std::filesystem::path root) : root_(std::move(root)) {}
@@ -31,9 +46,12 @@ class DirectoryTree : public SourceTree {
   bool is_directory(const std::string& path) const override;
   std::vector<std::string> list_files() const override;
   std::string describe() const override { return root_.string(); }
+  std::optional<std::string> refusal(const std::string& path) const override;
   const std::filesystem::path& root() const { return root_; }
 
  private:
+  // root_/path with every symbolic link resolved, when that stays inside root_.
+  std::optional<std::filesystem::path> inside(const std::string& path) const;
   std::filesystem::path root_;
 };
 

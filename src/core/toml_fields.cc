@@ -42,6 +42,13 @@ SourceLocation TomlFields::location_of(const std::string& key) const {
   return n ? locate(n->source()) : location();
 }
 
+SourceLocation TomlFields::location_of_item(const std::string& key, std::size_t index) const {
+  const toml::node* n = table_.get(key);
+  const toml::array* arr = n ? n->as_array() : nullptr;
+  if (!arr || index >= arr->size()) return location_of(key);
+  return locate(arr->get(index)->source());
+}
+
 Error TomlFields::error_at(const std::string& key, const std::string& message) const {
   return Error::config(location_of(key).str(), context_ + ": field `" + key + "`: " + message);
 }

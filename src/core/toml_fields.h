@@ -39,6 +39,9 @@ class TomlFields {
   // An error located at the table itself, for a missing field or a cross-field rule.
   Error error_here(const std::string& message) const;
   SourceLocation location_of(const std::string& key) const;
+  // Where item `index` of the array at `key` was written; the key's location
+  // when `key` is no array or has no such item.
+  SourceLocation location_of_item(const std::string& key, std::size_t index) const;
   SourceLocation location() const { return locate(table_.source()); }
   const std::string& file() const { return file_; }
   const std::string& context() const { return context_; }

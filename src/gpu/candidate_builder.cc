@@ -155,9 +155,14 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   fs::create_directories(work, ec);
   if (ec) return Error::io("cannot create " + work.string() + ": " + ec.message());
   const std::string stem = work_stem(result.cache_key);
-  CompileJob job{
-      work / (stem + ".shim.cu"), work / (stem + ".so"), request.arch, {}, key.defines, key.flags};
+  CompileJob job;
+  job.source = work / (stem + ".shim.cu");
+  job.output = work / (stem + ".so");
+  job.arch = request.arch;
+  job.defines = key.defines;
+  job.flags = key.flags;
   for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
+  job.read_roots = repository_read_roots(root);
   KB_TRY(write_file(job.source,
                     generate_shim_of_kind(request.shim, spec, (root / spec.source).string())));
 
@@ -165,6 +170,7 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   if (!compiled) return compiled.error();
   result.log = std::move(compiled->log);
   result.seconds = compiled->seconds;
+  result.sandbox = compiled->sandbox;
   result.diagnostics = parse_diagnostics(result.log);
   if (compiled->exit_code != 0) {
     // Classified before paths are made relative, since the shim may sit inside the repository.

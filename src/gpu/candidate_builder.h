@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,13 @@ struct BuildRequest {
 
 struct BuildResult {
   BuildOutcome outcome = BuildOutcome::built;
-  std::filesystem::path object;         // the cached .so; empty unless built or cache_hit
-  std::string cache_key;                // empty for source_missing
-  std::vector<Diagnostic> diagnostics;  // files under repo_root are repository-relative
-  std::string summary;                  // one line for reports, naming the first error
-  std::string log;                      // the compiler's output; empty on a cache hit
-  double seconds = 0.0;                 // compile time; 0 on a cache hit
+  std::filesystem::path object;          // the cached .so; empty unless built or cache_hit
+  std::string cache_key;                 // empty for source_missing
+  std::vector<Diagnostic> diagnostics;   // files under repo_root are repository-relative
+  std::string summary;                   // one line for reports, naming the first error
+  std::string log;                       // the compiler's output; empty on a cache hit
+  double seconds = 0.0;                  // compile time; 0 on a cache hit
+  std::optional<SandboxReport> sandbox;  // what nvcc's sandbox gave it; unset on a cache hit
 
   bool ok() const { return outcome == BuildOutcome::built || outcome == BuildOutcome::cache_hit; }
 };

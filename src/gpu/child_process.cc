@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "gpu/file_descriptor.h"
+#include "gpu/sandboxed_spawn.h"
 #include "gpu/subprocess.h"
 
 namespace kblaster {
@@ -43,77 +44,6 @@ struct Pipe {
   }
   explicit Pipe(Fds f) : read_end(f.read), write_end(f.write), error(f.error) {}
 };
-
-// The path execve needs: `program` made absolute when it has a '/', else found
-// on the caller's PATH. An unknown name is returned as is; execve then fails.
-std::string resolve_program(const std::string& program) {
-  if (program.find('/') != std::string::npos) return std::filesystem::absolute(program).string();
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const auto colon = std::min(dirs.find(':'), dirs.size());
-    std::string candidate(dirs.substr(0, colon));
-    candidate = (candidate.empty() ? "." : candidate) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    dirs.remove_prefix(std::min(colon + 1, dirs.size()));
-  }
-  return program;
-}
-
-// argv-style pointers into `strings`, ending with nullptr; valid while `strings` is.
-std::vector<char*> c_strings(const std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (const auto& s : strings) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
-}
-
-// Everything the forked child needs, prepared before fork so it need not allocate.
-struct Launch {
-  const char* path;
-  char* const* argv;
-  char* const* envp;
-  const char* working_dir;  // nullptr = stay
-  int stdio[3];             // become the child's 0, 1, 2
-  int status_fd;
-  const ChildSandbox* sandbox;
-};
-
-[[noreturn]] void fail_in_child(int status_fd, SetupStep step) noexcept {
-  write_setup_record(status_fd, {step, errno, 0});
-  ::_exit(127);
-}
-
-// Default dispositions and an empty mask, as a fresh program expects.
-bool reset_signals() noexcept {
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  // EINVAL for SIGKILL, SIGSTOP and libc's reserved signals, which need no reset.
-  for (int s = 1; s < NSIG; ++s) static_cast<void>(::sigaction(s, &default_action, nullptr));
-  sigset_t none;
-  return ::sigemptyset(&none) == 0 && ::sigprocmask(SIG_SETMASK, &none, nullptr) == 0;
-}
-
-// Runs in the forked child: system calls only (async-signal-safe), then exec.
-[[noreturn]] void run_child(const Launch& l) noexcept {
-  if (::setpgid(0, 0) != 0) fail_in_child(l.status_fd, SetupStep::process_group);
-  if (!reset_signals()) fail_in_child(l.status_fd, SetupStep::signals);
-  if (!l.sandbox->apply_in_child(l.status_fd)) ::_exit(127);
-  if (l.working_dir && ::chdir(l.working_dir) != 0)
-    fail_in_child(l.status_fd, SetupStep::working_dir);
-  // Lift the ends above 2 first, so that no dup2 below overwrites another of them.
-  int high[3];
-  for (int i = 0; i < 3; ++i)
-    if ((high[i] = ::fcntl(l.stdio[i], F_DUPFD_CLOEXEC, 3)) < 0)
-      fail_in_child(l.status_fd, SetupStep::stdio);
-  for (int i = 0; i < 3; ++i)
-    if (::dup2(high[i], i) < 0) fail_in_child(l.status_fd, SetupStep::stdio);
-  // Whatever else was inherited closes at exec. Kernels before 5.11 refuse
-  // (EINVAL/ENOSYS); then our own descriptors still close through O_CLOEXEC.
-  static_cast<void>(::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC));
-  ::execve(l.path, l.argv, l.envp);
-  fail_in_child(l.status_fd, SetupStep::exec);
-}
 
 bool set_nonblocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL);
@@ -286,17 +216,17 @@ Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
   const std::vector<char*> argv = c_strings(spec.argv), envp = c_strings(env);
   const std::string dir = spec.working_dir.string();
   const ChildSandbox sandbox(spec.sandbox);
-  const Launch launch{path.c_str(),
-                      argv.data(),
-                      envp.data(),
-                      dir.empty() ? nullptr : dir.c_str(),
-                      {state->to_child.read_end.get(), state->from_child.write_end.get(),
-                       state->child_stderr.write_end.get()},
-                      status.write_end.get(),
-                      &sandbox};
-  const pid_t pid = ::fork();
+  const SandboxedLaunch launch{path.c_str(),
+                               argv.data(),
+                               envp.data(),
+                               dir.empty() ? nullptr : dir.c_str(),
+                               {state->to_child.read_end.get(), state->from_child.write_end.get(),
+                                state->child_stderr.write_end.get()},
+                               status.write_end.get(),
+                               &sandbox};
+  KB_TRY(sandbox.check_ready(program));
+  const pid_t pid = fork_sandboxed(launch);
   if (pid < 0) return spawn_error(program, "fork", errno);
-  if (pid == 0) run_child(launch);
   state->group = ProcessGroup(pid);
   // Set here too, so kill_group reaches the child before it has run. EACCES
   // means it has exec'd already, having set the group itself.
@@ -356,7 +286,11 @@ bool ChildProcess::running() const { return state_ && state_->group.owned(); }
 pid_t ChildProcess::pid() const { return state_ ? state_->group.pid() : -1; }
 
 const SandboxReport& ChildProcess::sandbox() const {
-  static const SandboxReport none{false, "no child", false, {}};
+  static const SandboxReport none = [] {
+    SandboxReport r;
+    r.why_not = r.filesystem_why_not = "no child";
+    return r;
+  }();
   return state_ ? state_->report : none;
 }
 

@@ -61,6 +61,16 @@ std::optional<std::string> parse_release(const std::string& text) {
 
 }  // namespace
 
+std::vector<fs::path> repository_read_roots(const fs::path& root) {
+  std::vector<fs::path> roots;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = it->path().filename();
+    if (name != ".git" && name != ".kblaster") roots.push_back(it->path());
+  }
+  return roots;
+}
+
 std::optional<std::string> process_environment(const std::string& name) {
   const char* value = std::getenv(name.c_str());
   return value ? std::optional<std::string>(value) : std::nullopt;
@@ -116,12 +126,46 @@ std::vector<std::string> NvccCompiler::command(const CompileJob& job) const {
   return argv;
 }
 
+SandboxPolicy NvccCompiler::compile_sandbox(const CompileJob& job, const fs::path& temp_dir) const {
+  SandboxPolicy policy;
+  policy.env_allow = {"PATH", "LANG", "LC_ALL"};
+  policy.env_set = {"TMPDIR=" + temp_dir.string()};
+  policy.wall_timeout_s = job.timeout_seconds;
+  policy.max_open_files = 1024;
+  policy.filesystem = FilesystemIsolation::when_available;
+  // The system's programs, headers and libraries, and the toolkit's.
+  policy.files.read = {"/usr",  "/lib", "/lib32", "/lib64", "/bin",
+                       "/sbin", "/etc", "/proc",  "/dev",   "/sys/devices/system/cpu"};
+  std::error_code ec;
+  const fs::path toolkit = fs::canonical(path_, ec).parent_path().parent_path();
+  if (!ec) policy.files.read.push_back(toolkit);
+  // The host compiler nvcc starts is found on PATH, which the runner set.
+  const std::string search = process_environment("PATH").value_or("");
+  for (std::size_t start = 0; start < search.size();) {
+    const auto end = std::min(search.find(':', start), search.size());
+    if (end > start && search[start] == '/')
+      policy.files.read.emplace_back(search.substr(start, end - start));
+    start = end + 1;
+  }
+  policy.files.read.insert(policy.files.read.end(), job.read_roots.begin(), job.read_roots.end());
+  for (const auto& dir : job.include_dirs) policy.files.read.push_back(dir);
+  policy.files.write = {job.output.parent_path(), temp_dir, "/dev/null"};
+  return policy;
+}
+
 Result<CompileOutput> NvccCompiler::compile(const CompileJob& job) {
+  // A directory of its own for nvcc's and the host compiler's temporary files.
+  const fs::path temp_dir = job.output.string() + ".tmp";
+  std::error_code ec;
+  fs::create_directories(temp_dir, ec);
+  if (ec) return Error::environment("cannot create " + temp_dir.string() + ": " + ec.message());
   ProcessOptions options;
   options.timeout_seconds = job.timeout_seconds;
+  options.sandbox = compile_sandbox(job, temp_dir);
   auto run = run_process(command(job), options);
+  fs::remove_all(temp_dir, ec);
   if (!run) return run.error();
-  CompileOutput out{run->exit_code, std::move(run->output), run->seconds};
+  CompileOutput out{run->exit_code, std::move(run->output), run->seconds, std::move(run->sandbox)};
   if (run->timed_out)
     out.log += "\nkblaster: nvcc was killed after " + std::to_string(job.timeout_seconds) + " s\n";
   return out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "gpu/sandbox.h"
 
 namespace kblaster {
 
@@ -21,12 +22,16 @@ struct CompileJob {
   std::vector<std::string> defines;                 // "NAME=VALUE" or "NAME"
   std::vector<std::string> flags;                   // the user's flags, after kblaster's own
   double timeout_seconds = 600.0;                   // a hung compiler counts as a failed compile
+  // What the compile may read besides the system's and the toolkit's files: the
+  // repository's sources (never its .git). It writes only in output's directory.
+  std::vector<std::filesystem::path> read_roots;
 };
 
 struct CompileOutput {
   int exit_code = 0;  // 0 = the object was written
   std::string log;    // everything the compiler printed
   double seconds = 0.0;
+  std::optional<SandboxReport> sandbox;  // what the compiler's sandbox gave it
 };
 
 class Compiler {
@@ -39,6 +44,10 @@ class Compiler {
   virtual const std::string& version() const = 0;
 };
 
+// What a compile may read of the repository at `root`: each entry at its top
+// level except .git (whose config may hold a token) and .kblaster.
+std::vector<std::filesystem::path> repository_read_roots(const std::filesystem::path& root);
+
 // Reads one environment variable; nullopt when unset. Passed in so tests can
 // control where nvcc is looked for.
 using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
@@ -46,7 +55,9 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 std::optional<std::string> process_environment(const std::string& name);
 
 // nvcc, building position-independent shared objects with a private, static
-// cudart (compiler.cc says why). Stateless between compiles; thread-safe.
+// cudart (compiler.cc says why). Each compile runs sandboxed (compile_sandbox):
+// nvcc and the host compiler it starts see no secrets and no network, and may
+// write only beside the output. Stateless between compiles; thread-safe.
 class NvccCompiler final : public Compiler {
  public:
   // Looks for nvcc at $KBLASTER_NVCC (which, when set, must work), then on
@@ -64,6 +75,8 @@ class NvccCompiler final : public Compiler {
   const std::filesystem::path& path() const { return path_; }
   // The argv compile() runs for `job`.
   std::vector<std::string> command(const CompileJob& job) const;
+  // The sandbox compile() runs `job` in, with `temp_dir` as its TMPDIR.
+  SandboxPolicy compile_sandbox(const CompileJob& job, const std::filesystem::path& temp_dir) const;
 
  private:
   NvccCompiler(std::filesystem::path path, std::string version)

@@ -13,6 +13,11 @@ class FileDescriptor {
   FileDescriptor(const FileDescriptor&) = delete;
   FileDescriptor& operator=(const FileDescriptor&) = delete;
   int get() const { return fd_; }
+  // Closes the descriptor it holds, then owns `fd`.
+  void adopt(int fd) {
+    reset();
+    fd_ = fd;
+  }
   // Closes the descriptor now; get() is -1 afterwards.
   void reset() {
     if (fd_ >= 0) ::close(fd_);

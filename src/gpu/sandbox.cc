@@ -21,7 +21,7 @@ namespace {
 
 // fnmatch patterns, matched case-insensitively against the whole name.
 constexpr const char* kSecretPatterns[] = {
-    "GITHUB_TOKEN", "GH_TOKEN",   "ACTIONS_*TOKEN*", "ACTIONS_RUNTIME_*", "*_API_KEY",  "*_TOKEN",
+    "GITHUB_TOKEN", "GH_TOKEN",   "ACTIONS_*TOKEN*", "ACTIONS_RUNTIME_*", "*_KEY",      "*_TOKEN",
     "*_SECRET*",    "*PASSWORD*", "AWS_*",           "OPENAI_*",          "ANTHROPIC_*"};
 
 constexpr int kLimitResources[] = {RLIMIT_CORE, RLIMIT_NOFILE, RLIMIT_FSIZE};
@@ -54,6 +54,19 @@ int bring_loopback_up() noexcept {
   return error;
 }
 
+// A process that is not dumpable has its /proc/PID files (environ, mem, maps…)
+// owned by root, so a child running as the same user cannot read kblaster's
+// environment, and with it the token, from there.
+void keep_parent_unreadable() { static_cast<void>(::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)); }
+
+// Drops every capability from the bounding set, so that a child started as
+// root gets none at exec (CAP_SYS_PTRACE would read kblaster's /proc files,
+// CAP_DAC_OVERRIDE any file). Without CAP_SETPCAP (any other user, who has no
+// capabilities to drop) the calls fail harmlessly. Async-signal-safe.
+void drop_capabilities() noexcept {
+  for (int cap = 0; cap <= 63; ++cap) static_cast<void>(::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0));
+}
+
 std::string step_name(SetupStep step) {
   switch (step) {
     case SetupStep::network:
@@ -66,6 +79,8 @@ std::string step_name(SetupStep step) {
       return "setrlimit";
     case SetupStep::no_new_privileges:
       return "prctl(PR_SET_NO_NEW_PRIVS)";
+    case SetupStep::filesystem:
+      return "landlock_restrict_self";
     case SetupStep::working_dir:
       return "chdir";
     case SetupStep::stdio:
@@ -94,6 +109,12 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy,
     if (std::find(policy.env_allow.begin(), policy.env_allow.end(), name) != policy.env_allow.end())
       env.emplace_back(entry);
   }
+  for (const auto& entry : policy.env_set) {
+    const std::string name = entry.substr(0, entry.find('='));
+    if (name.size() == entry.size() || looks_like_secret(name)) continue;
+    std::erase_if(env, [&](const std::string& e) { return e.starts_with(name + "="); });
+    env.push_back(entry);
+  }
   return env;
 }
 
@@ -109,6 +130,11 @@ std::string network_summary(const SandboxReport& report) {
   return "no network (a namespace of its own, loopback only)";
 }
 
+std::string filesystem_summary(const SandboxReport& report) {
+  if (report.filesystem_confined) return "only its own directories (Landlock)";
+  return "all the user's files (" + report.filesystem_why_not + ")";
+}
+
 void write_setup_record(int status_fd, SetupRecord record) noexcept {
   // Smaller than PIPE_BUF, so the write is atomic: all of it or nothing.
   while (::write(status_fd, &record, sizeof record) < 0 && errno == EINTR) {
@@ -117,10 +143,15 @@ void write_setup_record(int status_fd, SetupRecord record) noexcept {
 
 ChildSandbox::ChildSandbox(const SandboxPolicy& policy)
     : network_(policy.network),
+      filesystem_(policy.filesystem),
+      rules_(policy.filesystem == FilesystemIsolation::off ? nullptr : &policy.files),
       no_new_privileges_(policy.no_new_privileges),
+      capabilities_(policy.capabilities),
       limits_{policy.max_core_file_bytes, policy.max_open_files, policy.max_file_bytes},
       uid_map_(std::to_string(::getuid()) + " " + std::to_string(::getuid()) + " 1\n"),
-      gid_map_(std::to_string(::getgid()) + " " + std::to_string(::getgid()) + " 1\n") {}
+      gid_map_(std::to_string(::getgid()) + " " + std::to_string(::getgid()) + " 1\n") {
+  keep_parent_unreadable();
+}
 
 bool ChildSandbox::apply_in_child(int status_fd) const noexcept {
   if (network_ != NetworkIsolation::off) {
@@ -152,9 +183,25 @@ bool ChildSandbox::apply_in_child(int status_fd) const noexcept {
     const rlimit wanted{value, value};
     if (::setrlimit(kLimitResources[i], &wanted) != 0) return fail(SetupStep::rlimits);
   }
-  if (no_new_privileges_ && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+  if (capabilities_ == Capabilities::drop) drop_capabilities();
+  // Landlock needs no_new_privs, so a confined child always gets it.
+  const bool confine = filesystem_ != FilesystemIsolation::off && rules_.ready();
+  if ((no_new_privileges_ || confine) && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return fail(SetupStep::no_new_privileges);
+  if (confine) {
+    const int error = rules_.restrict_in_child();
+    write_setup_record(status_fd, {SetupStep::filesystem, error, 0});
+    if (error != 0 && filesystem_ == FilesystemIsolation::required) return false;
+  }
   return true;
+}
+
+Status ChildSandbox::check_ready(const std::string& program) const {
+  if (filesystem_ != FilesystemIsolation::required || rules_.ready()) return Ok{};
+  return Error::environment("cannot run '" + program +
+                            "': the sandbox requires Landlock to confine its file access, "
+                            "which is unavailable: " +
+                            rules_.why_not());
 }
 
 Result<SandboxReport> ChildSandbox::read_report(int status_fd, const std::string& program) const {
@@ -171,9 +218,21 @@ Result<SandboxReport> ChildSandbox::read_report(int status_fd, const std::string
   }
   SandboxReport report;
   if (network_ == NetworkIsolation::off) report.why_not = "network isolation is off by policy";
+  report.filesystem_why_not = rules_.why_not();
   for (std::size_t at = 0; at + sizeof(SetupRecord) <= bytes.size(); at += sizeof(SetupRecord)) {
     SetupRecord r;
     std::memcpy(&r, bytes.data() + at, sizeof r);
+    if (r.step == SetupStep::filesystem) {
+      report.filesystem_confined = r.error == 0;
+      if (r.error == 0) continue;
+      report.filesystem_why_not = std::string("landlock_restrict_self: ") + std::strerror(r.error);
+      if (filesystem_ == FilesystemIsolation::required)
+        return Error::environment("cannot run '" + program +
+                                  "': the sandbox requires Landlock, "
+                                  "which failed: " +
+                                  report.filesystem_why_not);
+      continue;
+    }
     if (r.step != SetupStep::network)
       return Error::environment("cannot run '" + program + "': " + step_name(r.step) +
                                 " failed: " + std::strerror(r.error));

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "gpu/file_descriptor.h"
+#include "gpu/sandboxed_spawn.h"
 
 extern char** environ;
 
@@ -91,6 +92,41 @@ Status drain(int fd, ProcessGroup& child, std::optional<Clock::time_point> deadl
   }
 }
 
+// Forks `argv` into options.sandbox with stdin from /dev/null and stdout and
+// stderr to `output`; the started child, with what its sandbox gave it.
+Result<pid_t> spawn_in_sandbox(const std::vector<std::string>& argv, const ProcessOptions& options,
+                               int output, SandboxReport& report) {
+  const std::string& program = argv[0];
+  const ChildSandbox sandbox(*options.sandbox);
+  KB_TRY(sandbox.check_ready(program));
+  int status_fds[2];
+  if (::pipe2(status_fds, O_CLOEXEC) != 0) return spawn_error(program, "pipe", errno);
+  FileDescriptor status_read(status_fds[0]), status_write(status_fds[1]);
+  FileDescriptor null_input(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (null_input.get() < 0) return spawn_error(program, "open /dev/null", errno);
+
+  const std::string path = resolve_program(program);
+  const std::vector<std::string> env = sandbox_environment(*options.sandbox);
+  const std::vector<char*> args = c_strings(argv), envp = c_strings(env);
+  const std::string dir = options.working_dir.string();
+  const SandboxedLaunch launch{.path = path.c_str(),
+                               .argv = args.data(),
+                               .envp = envp.data(),
+                               .working_dir = dir.empty() ? nullptr : dir.c_str(),
+                               .stdio = {null_input.get(), output, output},
+                               .status_fd = status_write.get(),
+                               .sandbox = &sandbox};
+  const pid_t pid = fork_sandboxed(launch);
+  if (pid < 0) return spawn_error(program, "fork", errno);
+  ProcessGroup child(pid);
+  static_cast<void>(::setpgid(pid, pid));  // as ChildProcess::start does
+  status_write.reset();  // the child holds the only write end: end of file = exec or exit
+  auto got = sandbox.read_report(status_read.get(), program);
+  if (!got) return got.error();  // `child` is killed and reaped as it goes
+  report = std::move(*got);
+  return child.disown();
+}
+
 }  // namespace
 
 void ProcessGroup::kill_group() {
@@ -152,14 +188,22 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                : program;
 
   const auto start = Clock::now();
+  ProcessResult result;
   pid_t pid = 0;
-  const int e = ::posix_spawnp(&pid, path.c_str(), &setup.actions, &setup.attr, args.data(),
-                               options.environment ? env.data() : environ);
-  if (e != 0) return spawn_error(program, "spawn", e);
+  if (options.sandbox) {
+    SandboxReport report;
+    auto started = spawn_in_sandbox(argv, options, write_end.get(), report);
+    if (!started) return started.error();
+    pid = *started;
+    result.sandbox = std::move(report);
+  } else if (const int e = ::posix_spawnp(&pid, path.c_str(), &setup.actions, &setup.attr,
+                                          args.data(), options.environment ? env.data() : environ);
+             e != 0) {
+    return spawn_error(program, "spawn", e);
+  }
   ProcessGroup child(pid);
   write_end.reset();  // the child holds the only write end now, so EOF means it is gone
 
-  ProcessResult result;
   std::optional<Clock::time_point> deadline;
   if (options.timeout_seconds)
     deadline = start + std::chrono::duration_cast<Clock::duration>(

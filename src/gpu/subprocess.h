@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "gpu/sandbox.h"
 
 namespace kblaster {
 
@@ -34,6 +35,8 @@ class ProcessGroup {
   }
 
   pid_t pid() const { return pid_; }  // the leader (= the group id); -1 once reaped
+  // Hands the child to the caller, who must reap it (or own it again); -1 when none.
+  pid_t disown() { return std::exchange(pid_, -1); }
   bool owned() const { return pid_ > 0; }
   // SIGKILL to every process in the group; a no-op once reaped.
   void kill_group();
@@ -53,19 +56,24 @@ struct ProcessOptions {
   std::filesystem::path working_dir;                    // empty = the caller's
   std::optional<double> timeout_seconds;                // wall clock; nullopt = wait forever
   std::optional<std::vector<std::string>> environment;  // "NAME=VALUE" entries; nullopt = inherit
+  // Set: the program runs in this sandbox (gpu/sandbox.h), whose environment
+  // replaces `environment`. Unset: a plain posix_spawn, for trusted tools only.
+  std::optional<SandboxPolicy> sandbox;
 };
 
 struct ProcessResult {
-  int exit_code = 0;       // the exit status, or 128 + the signal that ended it
-  std::string output;      // stdout and stderr, interleaved as written
-  bool timed_out = false;  // the timeout expired and the process group was killed
-  double seconds = 0.0;    // wall-clock time from spawn to exit
+  int exit_code = 0;                     // the exit status, or 128 + the signal that ended it
+  std::string output;                    // stdout and stderr, interleaved as written
+  bool timed_out = false;                // the timeout expired and the process group was killed
+  double seconds = 0.0;                  // wall-clock time from spawn to exit
+  std::optional<SandboxReport> sandbox;  // what the sandbox gave it, when it ran in one
 };
 
 // Runs argv[0] (looked up on the caller's PATH when it has no '/') with
 // argv[1..], no shell, stdin from /dev/null, in a process group of its own.
-// On timeout the whole group gets SIGKILL. A program that cannot be started is
-// Error::environment naming it; a non-zero exit is a result, not an error.
+// On timeout the whole group gets SIGKILL. A program that cannot be started
+// (or sandboxed as options.sandbox requires) is Error::environment naming it;
+// a non-zero exit is a result, not an error.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options = {});
 

@@ -75,7 +75,12 @@ TEST(NvccCompiler, CommandBuildsASharedObjectWithUserFlagsAfterOurs) {
   testing::TempDir dir;
   auto nvcc = NvccCompiler::at(fake_nvcc(dir, "bin", "release 9.9, V9.9.9"));
   ASSERT_TRUE(nvcc.ok()) << nvcc.error().message;
-  CompileJob job{"/w/shim.cu", "/w/out.so", "sm_90", {"/repo/include"}, {"BLOCK=256"}, {"-O3"}};
+  CompileJob job;
+  job.source = "/w/shim.cu";
+  job.output = "/w/out.so";
+  job.include_dirs = {"/repo/include"};
+  job.defines = {"BLOCK=256"};
+  job.flags = {"-O3"};
   EXPECT_THAT(nvcc->command(job),
               ElementsAre(nvcc->path().string(), "-shared", "-Xcompiler", "-fPIC", "-Xcompiler",
                           "-fvisibility=hidden", "-cudart", "static", "-Xlinker", "-z,defs",

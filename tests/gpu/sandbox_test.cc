@@ -11,33 +11,13 @@
 #include <sstream>
 
 #include "gpu/child_process.h"
+#include "gpu/landlock_rules.h"
 #include "host_listener.h"
+#include "scoped_env.h"
 #include "test_paths.h"
 
 namespace kblaster {
 namespace {
-
-// Sets environment variables for one test and restores them after. Copy
-// deleted: two owners would restore twice.
-class ScopedEnv {
- public:
-  explicit ScopedEnv(std::vector<std::pair<std::string, std::string>> vars) {
-    for (auto& [name, value] : vars) {
-      const char* old = ::getenv(name.c_str());
-      saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
-      EXPECT_EQ(::setenv(name.c_str(), value.c_str(), 1), 0);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& [name, old] : saved_)
-      static_cast<void>(old ? ::setenv(name.c_str(), old->c_str(), 1) : ::unsetenv(name.c_str()));
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 struct SandboxedRun {
   ChildReply reply;
@@ -82,7 +62,7 @@ TEST(Sandbox, ChildSeesNoSecretsEvenWhenTheParentHasThemAndAllowsThem) {
                                             "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY"};
   std::vector<std::pair<std::string, std::string>> vars;
   for (const auto& name : secrets) vars.push_back({name, "leaked-" + name});
-  ScopedEnv env(vars);
+  testing::ScopedEnv env(vars);
   testing::TempDir dir;
   const auto out = dir.path() / "env.txt";
 
@@ -196,6 +176,45 @@ TEST(Sandbox, RlimitsAndNoNewPrivilegesApplyInTheChild) {
       "echo \"$(ulimit -c) $(ulimit -n) $4 $(grep NoNewPrivs /proc/self/status | cut -f2)\"");
   ASSERT_TRUE(reply.ok()) << reply.failure->message;
   EXPECT_EQ(reply.line, "0 256 1073741824 1");
+}
+
+// A child cannot take the token from kblaster's own /proc files either: the
+// sandbox makes the parent non-dumpable, and a child started as root has no
+// CAP_SYS_PTRACE to get past that.
+TEST(Sandbox, ChildCannotReadTheParentsEnvironmentFromProc) {
+  testing::ScopedEnv env({{"GITHUB_TOKEN", "ghp_from_proc"}, {"DEPLOY_KEY", "k"}});
+  const std::string parent = std::to_string(::getpid());
+  auto [reply, report] = run_sandboxed("if cat /proc/" + parent +
+                                       "/environ >/dev/null 2>&1; then echo read; else echo "
+                                       "refused; fi");
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_EQ(reply.line, "refused");
+}
+
+TEST(Sandbox, ConfinedChildWritesOnlyBeneathItsWriteRoots) {
+  if (landlock_abi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  testing::TempDir dir;
+  dir.write("secret/token.txt", "ghp_file\n");
+  dir.write("mine/.keep", "");
+  SandboxPolicy policy;
+  policy.filesystem = FilesystemIsolation::required;
+  policy.files.read = {"/usr", "/lib", "/lib64", "/bin", "/etc", "/dev", "/proc"};
+  policy.files.write = {dir.path() / "mine", "/dev/null"};
+  const std::string d = dir.path().string();
+  auto [reply, report] =
+      run_sandboxed("r=; (echo a > " + d +
+                        "/mine/ok) 2>/dev/null && r=\"$r wrote-mine\"; "
+                        "(echo b > " +
+                        d +
+                        "/outside) 2>/dev/null || r=\"$r outside-refused\"; "
+                        "cat " +
+                        d + "/secret/token.txt >/dev/null 2>&1 || r=\"$r read-refused\"; echo $r",
+                    policy);
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_TRUE(report.filesystem_confined) << report.filesystem_why_not;
+  EXPECT_EQ(reply.line, "wrote-mine outside-refused read-refused");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "outside"));
+  EXPECT_EQ(testing::read_text(dir.path() / "mine/ok"), "a\n");
 }
 
 }  // namespace
