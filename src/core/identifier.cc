@@ -64,7 +64,7 @@ bool is_kernel_name(std::string_view s) {
 std::optional<std::string> name_problem(std::string_view name, NameKind kind) {
   const NameRule& rule = rule_for(kind);
   if (name.size() > rule.max_length) return too_long(name, rule.max_length, rule.noun);
-  if (!rule.valid(name)) return "`" + std::string(name) + "` " + rule.broken;
+  if (!rule.valid(name)) return quote_input(name, rule.max_length) + " " + rule.broken;
   return std::nullopt;
 }
 

@@ -73,8 +73,8 @@ Result<InitDist> parse_init(std::string_view text) {
   const std::string s(text);
   const auto parts = split_init(text);
   if (!parts)
-    return Error::config("", "`" + excerpt(s) +
-                                 "` is not a distribution; use normal, normal(mean,std), "
+    return Error::config("", quote_input(s) +
+                                 " is not a distribution; use normal, normal(mean,std), "
                                  "uniform(lo,hi) or randint(lo,hi)");
   InitDist d;
   d.text = s;

@@ -32,9 +32,9 @@ inline constexpr std::uintmax_t kMaxEventBytes = 25 * kMiB;
 // Bytes in a JSON file kblaster reads: a KB export (kb import --from), the seed catalogue.
 inline constexpr std::uintmax_t kMaxJsonBytes = 256 * kMiB;
 
-// `text` itself when it has at most `max_chars`, else its first characters and "...":
-// for quoting untrusted input in a message without copying all of it.
-std::string excerpt(std::string_view text, std::size_t max_chars = 64);
+// `text` in backquotes, whole when it has at most `max_chars`, else its first characters
+// and "...": for quoting untrusted input in a message without copying all of it.
+std::string quote_input(std::string_view text, std::size_t max_chars = 64);
 
 // "`abc...` is 50000 characters long; <what> may have at most <limit>".
 std::string too_long(std::string_view text, std::size_t limit, std::string_view what);

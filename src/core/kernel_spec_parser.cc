@@ -33,8 +33,8 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   // "path:function": the path has no ':', the function may ("ns::f", "::f").
   const std::size_t colon = (*text)->find(':');
   if (colon == 0 || colon == std::string::npos)
-    return f.error_at("reference",
-                      "expected \"path/file.cpp:function\", got `" + excerpt(**text) + "`");
+    return f.error_at("reference", std::string("expected \"path/file.cpp:function\", got ") +
+                                       quote_input(**text));
   const std::string path = (*text)->substr(0, colon), function = (*text)->substr(colon + 1);
   if (auto why = name_problem(function, NameKind::function)) return f.error_at("reference", *why);
   ReferenceSpec ref;
@@ -126,7 +126,7 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
   // Name the kernel in messages as soon as possible, even before `name` is validated.
   const toml::node* given = table.get("name");
   std::string label = given && given->is_string()
-                          ? "kernel `" + excerpt(given->as_string()->get()) + "`"
+                          ? std::string("kernel ") + quote_input(given->as_string()->get())
                           : "kernel[" + std::to_string(index) + "]";
   TomlFields unnamed(table, file, label);
   KB_TRY(unnamed.check_known(kKernelFields));

@@ -103,7 +103,7 @@ Result<std::optional<ShapeExpr>> TomlFields::expression(const std::string& key) 
     return error_at(key, "expected an integer expression, got " + toml_type_name(*n));
   auto expr = ShapeExpr::parse(text);
   if (!expr)
-    return error_at(key, "`" + excerpt(text, kMaxExpressionLength) + "`: " + expr.error().message +
+    return error_at(key, quote_input(text, kMaxExpressionLength) + ": " + expr.error().message +
                              " at " + expr.error().where);
   return std::optional<ShapeExpr>(std::move(*expr));
 }

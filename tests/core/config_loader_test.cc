@@ -141,17 +141,17 @@ std::string shaped(const std::string& shape) {
          "\", role = \"out\" },\n  { name = \"N\", type = \"i32\" },\n]\n" + sizes();
 }
 // `text` as a message quotes it: whole up to `max` characters, else cut to end in "...".
-std::string quoted(const std::string& text, std::size_t max = 64) {
+std::string cut(const std::string& text, std::size_t max = 64) {
   return text.size() <= max ? text : text.substr(0, max - 3) + "...";
 }
 // "`…` is 50000 characters long; <what> may have at most <limit>".
 std::string too_long_text(const std::string& text, std::size_t limit, const std::string& what) {
-  return "`" + quoted(text) + "` is " + std::to_string(text.size()) + " characters long; " + what +
+  return "`" + cut(text) + "` is " + std::to_string(text.size()) + " characters long; " + what +
          " may have at most " + std::to_string(limit);
 }
 // What a field says of an expression longer than kMaxExpressionLength.
 std::string expression_too_long(const std::string& text) {
-  return "`" + quoted(text, kMaxExpressionLength) + "`: the expression is " +
+  return "`" + cut(text, kMaxExpressionLength) + "`: the expression is " +
          std::to_string(text.size()) + " characters long; an expression may have at most " +
          std::to_string(kMaxExpressionLength) + " at col " +
          std::to_string(kMaxExpressionLength + 1);
