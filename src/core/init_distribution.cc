@@ -70,10 +70,10 @@ std::optional<double> whole_number(std::string_view text) {
 }  // namespace
 
 Result<InitDist> parse_init(std::string_view text) {
-  const std::string s(text);
+  const std::string s(text), shown = quote_input(text);
   const auto parts = split_init(text);
   if (!parts)
-    return Error::config("", quote_input(s) +
+    return Error::config("", shown +
                                  " is not a distribution; use normal, normal(mean,std), "
                                  "uniform(lo,hi) or randint(lo,hi)");
   InitDist d;
@@ -84,18 +84,18 @@ Result<InitDist> parse_init(std::string_view text) {
                                : InitDist::Kind::randint;
   if (parts->a) {
     const auto a = whole_number(*parts->a), b = whole_number(*parts->b);
-    if (!a || !b) return Error::config("", "`" + s + "` has a malformed number");
+    if (!a || !b) return Error::config("", shown + " has a malformed number");
     d.a = *a;
     d.b = *b;
   } else if (d.kind != InitDist::Kind::normal) {
     return Error::config("", "`" + kind + "` needs bounds: " + kind + "(lo,hi)");
   }
   if (d.kind == InitDist::Kind::normal && !(d.b > 0))
-    return Error::config("", "`" + s + "`: the standard deviation must be positive");
+    return Error::config("", shown + ": the standard deviation must be positive");
   if (d.kind != InitDist::Kind::normal && !(d.a < d.b))
-    return Error::config("", "`" + s + "`: lo must be less than hi");
+    return Error::config("", shown + ": lo must be less than hi");
   if (d.kind == InitDist::Kind::randint && (d.a != std::floor(d.a) || d.b != std::floor(d.b)))
-    return Error::config("", "`" + s + "`: randint bounds must be integers");
+    return Error::config("", shown + ": randint bounds must be integers");
   return d;
 }
 
