@@ -2,11 +2,11 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/bounded_read.h"
 #include "core/file_replace.h"
+#include "core/input_limits.h"
 
 namespace kblaster {
 namespace {
@@ -30,12 +30,14 @@ void print(Session& session, const MeasuredCeilings& c) {
 Result<MeasuredCeilings> measured_ceilings(HarnessClient& harness, const std::string& gpu_name,
                                            const std::filesystem::path& file, Session& session) {
   nlohmann::json all = nlohmann::json::object();
-  if (std::ifstream in(file); in) {
-    std::stringstream text;
-    text << in.rdbuf();
-    all = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (std::error_code ec; std::filesystem::exists(file, ec)) {
+    // The cache sits in the repository by default, so it is read as untrusted input.
+    const auto text = read_bounded(file, kMaxJsonBytes, "ceilings cache");
+    all = text ? nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false) : nullptr;
     if (!all.is_object()) {
-      session.progress << "ceilings: " << file.string() << " does not parse; measuring again\n";
+      session.progress << "ceilings: "
+                       << (text ? file.string() + " does not parse" : text.error().message)
+                       << "; measuring again\n";
       all = nlohmann::json::object();
     }
   }

@@ -1,12 +1,11 @@
 // `kblaster classify --ncu-csv FILE [--source FILE]`: the profile, roofline and
 // performance state from saved ncu output, with no GPU; with --before-csv, the
 // profile delta from that run to this one.
-#include <fstream>
-#include <sstream>
-
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
 #include "cli/profile_report.h"
+#include "core/bounded_read.h"
+#include "core/input_limits.h"
 #include "profile/profile_delta.h"
 
 namespace kblaster {
@@ -18,23 +17,15 @@ struct ClassifyOptions {
   bool json = false;
 };
 
-Result<std::string> read_file(const std::string& path, const char* flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::usage(std::string(flag) + " " + path + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // One end: the CSV's profile, classified with its source's signature.
 Result<ProfileReport> read_end(const std::string& csv, const std::string& source,
                                const ClassifyOptions& o, const char* csv_flag,
                                const char* source_flag) {
-  auto text = read_file(csv, csv_flag);
+  auto text = read_bounded(csv, kMaxCsvBytes, csv_flag);
   if (!text) return text.error();
   std::optional<CodeSignature> signature;
   if (!source.empty()) {
-    auto code = read_file(source, source_flag);
+    auto code = read_bounded(source, kMaxSourceBytes, source_flag);
     if (!code) return code.error();
     signature = read_signature(*code);
   }

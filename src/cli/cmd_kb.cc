@@ -4,16 +4,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
 #include "cli/kb_location.h"
 #include "cli/kb_report.h"
 #include "cli/kb_snapshot.h"
+#include "core/bounded_read.h"
 #include "core/file_replace.h"
+#include "core/input_limits.h"
 #include "kb/kb_json.h"
 #include "kb/merge.h"
 #include "kb/prediction.h"
@@ -55,16 +55,14 @@ Result<ExitCode> export_kb(const Store& store, const std::filesystem::path& path
 // The JSON named by --from, read and checked to parse before the KB is opened,
 // so a missing or broken file leaves no KB behind.
 Result<std::string> read_import(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error::usage("--from " + file + ": cannot read it");
-  std::ostringstream text;
-  text << in.rdbuf();
+  auto text = read_bounded(file, kMaxJsonBytes, "--from");
+  if (!text) return text.error();
   try {
-    [[maybe_unused]] const auto parsed = nlohmann::json::parse(text.str());
+    [[maybe_unused]] const auto parsed = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
     return Error::usage("--from " + file + ": not JSON: " + e.what());
   }
-  return text.str();
+  return text;
 }
 
 // Where the KB is, as the user named it: for error messages.

@@ -2,9 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "core/bounded_read.h"
+#include "core/input_limits.h"
 #include "kb/store.h"
 
 #ifndef KBLASTER_CATALOGUE_DIR
@@ -12,17 +12,6 @@
 #endif
 
 namespace kblaster {
-namespace {
-
-std::optional<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 void add_kb_flags(CLI::App& app, KbFlags& flags) {
   app.add_option("--kb", flags.kb, "KB file (default: REPO/.kblaster/kb.sqlite)");
@@ -42,15 +31,21 @@ Result<Catalogue> read_catalogue(const KbFlags& flags) {
     const char* env = std::getenv("KBLASTER_CATALOGUE");
     dir = env && *env ? env : KBLASTER_CATALOGUE_DIR;
   }
-  const auto techniques = read_file(dir / "techniques.json");
-  const auto states = read_file(dir / "states.json");
-  if ((!techniques || !states) && !flags.catalogue.empty())
+  const char* named = flags.catalogue.empty() ? "the seed catalogue" : "--catalogue";
+  const auto techniques = read_bounded(dir / "techniques.json", kMaxJsonBytes, named);
+  const auto states = read_bounded(dir / "states.json", kMaxJsonBytes, named);
+  std::error_code ec;
+  const bool present = std::filesystem::exists(dir / "techniques.json", ec) &&
+                       std::filesystem::exists(dir / "states.json", ec);
+  if (!present && !flags.catalogue.empty())
     return Error::usage("--catalogue " + flags.catalogue +
                         ": not a seed catalogue (it needs techniques.json and states.json)");
-  if (!techniques || !states)
+  if (!present)
     return Error::environment(
         "the seed catalogue is not in " + dir.string() +
         " (techniques.json, states.json); give --catalogue or set KBLASTER_CATALOGUE");
+  if (!techniques) return techniques.error();
+  if (!states) return states.error();
   auto catalogue = load_catalogue(*techniques, *states);
   if (!catalogue)
     return Error{catalogue.error().kind,

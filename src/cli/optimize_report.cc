@@ -1,10 +1,10 @@
 #include "cli/optimize_report.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
+#include "core/bounded_read.h"
 #include "core/file_replace.h"
+#include "core/input_limits.h"
 #include "profile/profile_delta.h"
 #include "search/search_budget.h"
 
@@ -49,10 +49,9 @@ std::string reason_not_to_apply(const std::filesystem::path& file, const SearchR
   if (!settings_needed(r.best).empty())
     return "the speedup was measured with build settings the source alone does not carry "
            "(below); set them in kblaster.toml and rewrite the source by hand, or rerun";
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream now;
-  now << in.rdbuf();
-  if (now.str() != r.baseline.source)
+  const auto now = read_bounded(file, kMaxSourceBytes, "the kernel source");
+  if (!now) return now.error().message + "; not overwriting it";
+  if (*now != r.baseline.source)
     return file.string() + " changed since the search read it; not overwriting it";
   return "";
 }

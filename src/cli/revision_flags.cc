@@ -1,9 +1,9 @@
 #include "cli/revision_flags.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "core/bounded_read.h"
+#include "core/input_limits.h"
 #include "github/event_payload.h"
 
 namespace kblaster {
@@ -49,14 +49,15 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
     const char* v = std::getenv(name.c_str());
     return v ? std::optional<std::string>(v) : std::nullopt;
   };
-  const FileReader read = [](const std::string& path) -> std::optional<std::string> {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+  std::optional<Error> unread;  // why the payload was not read, naming the file and the limit
+  const FileReader read = [&unread](const std::string& path) -> std::optional<std::string> {
+    auto text = read_bounded(path, kMaxEventBytes, "$GITHUB_EVENT_PATH");
+    if (!text) unread = text.error();
+    return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
   };
-  return requested_range(flags, env, read);
+  auto range = requested_range(flags, env, read);
+  if (!range && unread) return *unread;
+  return range;
 }
 
 }  // namespace kblaster

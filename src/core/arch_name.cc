@@ -1,13 +1,15 @@
 #include "core/arch_name.h"
 
-#include <regex>
-#include <string>
-
 namespace kblaster {
 
 bool is_arch_name(std::string_view name) {
-  static const std::regex re("sm_[0-9]{2,3}[af]?");
-  return std::regex_match(std::string(name), re);
+  if (name.substr(0, 3) != "sm_") return false;
+  name.remove_prefix(3);
+  std::size_t digits = 0;
+  while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9') ++digits;
+  if (digits < 2 || digits > 3) return false;
+  name.remove_prefix(digits);
+  return name.empty() || name == "a" || name == "f";
 }
 
 }  // namespace kblaster

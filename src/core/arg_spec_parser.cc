@@ -1,8 +1,9 @@
 #include "core/arg_spec_parser.h"
 
 #include <cmath>
-#include <regex>
 
+#include "core/identifier.h"
+#include "core/init_distribution.h"
 #include "core/suggest.h"
 #include "core/toml_fields.h"
 
@@ -12,11 +13,6 @@ namespace {
 const std::vector<std::string> kArgFields = {"name", "type",  "shape",  "role",
                                              "init", "value", "tunable"};
 const std::vector<std::string> kRoles = {"in", "out", "inout"};
-
-bool is_identifier(const std::string& s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(s, re);
-}
 
 InitDist default_init(DType t) {
   if (is_floating(t)) return {InitDist::Kind::normal, 0.0, 1.0, "normal"};
@@ -40,40 +36,6 @@ Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
 
 }  // namespace
 
-Result<InitDist> parse_init(std::string_view text) {
-  static const std::regex re(
-      R"(\s*(normal|uniform|randint)\s*(?:\(\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\))?\s*)");
-  std::cmatch m;
-  std::string s(text);
-  if (!std::regex_match(s.c_str(), m, re))
-    return Error::config("", "`" + s +
-                                 "` is not a distribution; use normal, normal(mean,std), "
-                                 "uniform(lo,hi) or randint(lo,hi)");
-  InitDist d;
-  d.text = s;
-  std::string kind = m[1];
-  d.kind = kind == "normal"    ? InitDist::Kind::normal
-           : kind == "uniform" ? InitDist::Kind::uniform
-                               : InitDist::Kind::randint;
-  if (m[2].matched) {
-    try {
-      d.a = std::stod(m[2]);
-      d.b = std::stod(m[3]);
-    } catch (const std::exception&) {
-      return Error::config("", "`" + s + "` has a malformed number");
-    }
-  } else if (d.kind != InitDist::Kind::normal) {
-    return Error::config("", "`" + kind + "` needs bounds: " + kind + "(lo,hi)");
-  }
-  if (d.kind == InitDist::Kind::normal && !(d.b > 0))
-    return Error::config("", "`" + s + "`: the standard deviation must be positive");
-  if (d.kind != InitDist::Kind::normal && !(d.a < d.b))
-    return Error::config("", "`" + s + "`: lo must be less than hi");
-  if (d.kind == InitDist::Kind::randint && (d.a != std::floor(d.a) || d.b != std::floor(d.b)))
-    return Error::config("", "`" + s + "`: randint bounds must be integers");
-  return d;
-}
-
 Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
                           const std::string& context, std::size_t index) {
   std::string where = context + ": args[" + std::to_string(index) + "]";
@@ -83,8 +45,7 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   arg.where = unnamed.location();
   auto name = unnamed.required_string("name");
   if (!name) return name.error();
-  if (!is_identifier(*name))
-    return unnamed.error_at("name", "`" + *name + "` is not a C identifier");
+  if (auto why = name_problem(*name, NameKind::argument)) return unnamed.error_at("name", *why);
   arg.name = *name;
   TomlFields f(table, file, where + " (`" + arg.name + "`)");
 

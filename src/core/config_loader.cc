@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/arch_name.h"
+#include "core/input_limits.h"
 #include "core/kernel_spec_parser.h"
 #include "core/nvcc_flags_field.h"
 #include "core/path_glob.h"
@@ -69,6 +70,9 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
                               flags->include_dirs.end());
   auto globs = f.string_list("kernel_specs");
   if (!globs) return globs.error();
+  for (const auto& g : *globs)
+    if (g.size() > kMaxGlobLength)
+      return f.error_at("kernel_specs", too_long(g, kMaxGlobLength, "a glob"));
   if (f.has("kernel_specs")) project.spec_globs = *globs;
   return project;
 }

@@ -1,8 +1,8 @@
 #include "core/kernel_spec_parser.h"
 
-#include <regex>
-
 #include "core/arg_spec_parser.h"
+#include "core/identifier.h"
+#include "core/input_limits.h"
 #include "core/kernel_rules.h"
 #include "core/suggest.h"
 #include "core/nvcc_flags_field.h"
@@ -14,11 +14,6 @@ namespace {
 const std::vector<std::string> kKernelFields = {"name",     "source", "launcher",   "reference",
                                                 "args",     "sizes",  "flops",      "tolerance",
                                                 "tunables", "stream", "nvcc_flags", "include_dirs"};
-
-bool is_qualified_identifier(const std::string& s) {
-  static const std::regex re("(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
-  return std::regex_match(s, re);
-}
 
 Result<std::string> existing_path(const TomlFields& f, const std::string& key,
                                   const std::string& text, const SourceTree& tree,
@@ -36,14 +31,16 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   auto text = f.string("reference");
   if (!text) return text.error();
   if (!text->has_value()) return ReferenceSpec{};
-  static const std::regex re(R"(([^:]+):((::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*))");
-  std::smatch m;
-  if (!std::regex_match(**text, m, re))
-    return f.error_at("reference", "expected \"path/file.cpp:function\", got `" + **text + "`");
+  // "path:function": the path has no ':', the function may ("ns::f", "::f").
+  const std::size_t colon = (*text)->find(':');
+  if (colon == 0 || colon == std::string::npos)
+    return f.error_at("reference", std::string("expected \"path/file.cpp:function\", got ") +
+                                       quote_input(**text));
+  const std::string path = (*text)->substr(0, colon), function = (*text)->substr(colon + 1);
+  if (auto why = name_problem(function, NameKind::function)) return f.error_at("reference", *why);
   ReferenceSpec ref;
-  std::string path = m[1],
-              ext =
-                  path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
+  const std::string ext =
+      path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
   if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx")
     ref.kind = ReferenceSpec::Kind::cpu;
   else if (ext == ".cu")
@@ -56,7 +53,7 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
   ref.path = *resolved;
-  ref.function = m[2];
+  ref.function = function;
   return ref;
 }
 
@@ -90,11 +87,9 @@ Result<std::vector<MacroTunable>> parse_tunables(const TomlFields& f) {
   if (!n) return out;
   const toml::table* t = n->as_table();
   if (!t) return f.error_at("tunables", "expected a table like { BLOCK = [128, 256] }");
-  static const std::regex macro("[A-Za-z_][A-Za-z0-9_]*");
   for (const auto& [key, value] : *t) {
     MacroTunable m{std::string(key.str()), {}};
-    if (!std::regex_match(m.name, macro))
-      return f.error_at("tunables", "`" + m.name + "` is not a macro name");
+    if (auto why = name_problem(m.name, NameKind::macro)) return f.error_at("tunables", *why);
     const toml::array* arr = value.as_array();
     if (!arr || arr->empty())
       return f.error_at("tunables", "`" + m.name + "` needs a non-empty array of values");
@@ -131,18 +126,16 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
                                 const SourceTree& tree) {
   // Name the kernel in messages as soon as possible, even before `name` is validated.
   const toml::node* given = table.get("name");
-  std::string label = given && given->is_string() ? "kernel `" + given->as_string()->get() + "`"
-                                                  : "kernel[" + std::to_string(index) + "]";
+  std::string label = given && given->is_string()
+                          ? std::string("kernel ") + quote_input(given->as_string()->get())
+                          : "kernel[" + std::to_string(index) + "]";
   TomlFields unnamed(table, file, label);
   KB_TRY(unnamed.check_known(kKernelFields));
   KernelSpec spec;
   spec.where = unnamed.location();
   auto name = unnamed.required_string("name");
   if (!name) return name.error();
-  static const std::regex name_re("[A-Za-z0-9_.-]+");
-  if (!std::regex_match(*name, name_re))
-    return unnamed.error_at("name",
-                            "`" + *name + "` may only use letters, digits, '_', '.' and '-'");
+  if (auto why = name_problem(*name, NameKind::kernel)) return unnamed.error_at("name", *why);
   spec.name = *name;
   TomlFields f(table, file, "kernel `" + spec.name + "`");
 
@@ -154,9 +147,7 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
 
   auto launcher = f.required_string("launcher");
   if (!launcher) return launcher.error();
-  if (!is_qualified_identifier(*launcher))
-    return f.error_at("launcher",
-                      "`" + *launcher + "` is not a function name (e.g. `launch` or `ns::launch`)");
+  if (auto why = name_problem(*launcher, NameKind::function)) return f.error_at("launcher", *why);
   spec.launcher = *launcher;
 
   auto ref = parse_reference(f, tree);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/input_limits.h"
+
 namespace kblaster {
 
 struct ShapeExpr::Node {
@@ -19,7 +21,8 @@ using NodePtr = std::shared_ptr<const Node>;
 
 // Recursive-descent parser: expr := term (('+'|'-') term)*;
 // term := unary (('*'|'/'|'%') unary)*; unary := '-' unary | primary;
-// primary := integer | name | '(' expr ')'.
+// primary := integer | name | '(' expr ')'. It recurses only at '-' and '(',
+// and fails once those nest deeper than kMaxExpressionDepth.
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
@@ -48,6 +51,24 @@ class Parser {
     }
     return false;
   }
+  // Counts one nesting level ('(' or unary '-') for as long as it lives.
+  class Nested {
+   public:
+    explicit Nested(std::size_t& depth) : depth_(depth) { ++depth_; }
+    ~Nested() { --depth_; }
+    Nested(const Nested&) = delete;  // one level, released once
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    std::size_t& depth_;
+  };
+  // Located at the '(' or '-' just read, the one past the limit.
+  Error too_deep() const {
+    return Error::config("col " + std::to_string(pos_),
+                         "parentheses and unary minuses nest more than " +
+                             std::to_string(kMaxExpressionDepth) + " deep");
+  }
+
   static NodePtr binary(Node::Kind k, NodePtr l, NodePtr r) {
     return std::make_shared<Node>(Node{k, 0, {}, std::move(l), std::move(r)});
   }
@@ -90,6 +111,8 @@ class Parser {
   }
   Result<NodePtr> unary() {
     if (eat('-')) {
+      Nested level(depth_);
+      if (depth_ > kMaxExpressionDepth) return too_deep();
       auto operand = unary();
       if (!operand) return operand;
       return binary(Node::Kind::neg, *operand, nullptr);
@@ -101,6 +124,8 @@ class Parser {
     if (pos_ >= text_.size()) return fail("expression ends where an operand was expected");
     char c = text_[pos_];
     if (eat('(')) {
+      Nested level(depth_);
+      if (depth_ > kMaxExpressionDepth) return too_deep();
       auto inner = expr();
       if (!inner) return inner;
       if (!eat(')')) return fail("missing `)`");
@@ -129,6 +154,7 @@ class Parser {
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;  // '(' and unary '-' open around pos_
 };
 
 Result<std::int64_t> eval(const Node& n, const std::map<std::string, std::int64_t>& scalars,
@@ -181,6 +207,13 @@ Result<std::int64_t> eval(const Node& n, const std::map<std::string, std::int64_
 }  // namespace
 
 Result<ShapeExpr> ShapeExpr::parse(std::string_view text) {
+  // The length limit also bounds the tree's depth (a chain `1+1+…` is left-deep),
+  // which evaluation and destruction walk recursively.
+  if (text.size() > kMaxExpressionLength)
+    return Error::config("col " + std::to_string(kMaxExpressionLength + 1),
+                         "the expression is " + std::to_string(text.size()) +
+                             " characters long; an expression may have at most " +
+                             std::to_string(kMaxExpressionLength));
   Parser p(text);
   auto root = p.parse_all();
   if (!root) return root.error();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/input_limits.h"
 #include "core/suggest.h"
 
 namespace kblaster {
@@ -109,7 +110,8 @@ Result<std::optional<ShapeExpr>> TomlFields::expression(const std::string& key) 
     return error_at(key, "expected an integer expression, got " + toml_type_name(*n));
   auto expr = ShapeExpr::parse(text);
   if (!expr)
-    return error_at(key, "`" + text + "`: " + expr.error().message + " at " + expr.error().where);
+    return error_at(key, quote_input(text, kMaxExpressionLength) + ": " + expr.error().message +
+                             " at " + expr.error().where);
   return std::optional<ShapeExpr>(std::move(*expr));
 }
 

@@ -70,6 +70,21 @@ TEST_F(CeilingsCacheTest, ABrokenFileIsMeasuredAgainAndSaysSo) {
   EXPECT_EQ(runner.requests.size(), 3u);
 }
 
+// The cache sits in the repository by default, so a pull request can make it a
+// link to /dev/zero, which was read without end.
+TEST_F(CeilingsCacheTest, ALinkToADeviceIsMeasuredAgainAndReplaced) {
+  std::filesystem::create_directories(file.parent_path());
+  std::filesystem::create_symlink("/dev/zero", file);
+  ASSERT_TRUE(get("NVIDIA H200").ok());
+  EXPECT_THAT(progress.str(),
+              HasSubstr("ceilings cache " + file.string() +
+                        ": a character device, not a regular file; kblaster reads only regular "
+                        "files; measuring again"));
+  EXPECT_EQ(runner.requests.size(), 3u);
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(file)))
+      << "the link is replaced by the measured file";
+}
+
 TEST_F(CeilingsCacheTest, AFailedTensorCeilingIsLeftUnmeasured) {
   runner.fail_next("peak_tensor", HarnessFailure::refused, "no bf16 mma on this GPU");
   auto r = get("Old GPU");

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 
@@ -179,6 +180,18 @@ TEST_F(OptimizeReportTest, ApplyNeverOverwritesASourceEditedDuringTheSearch) {
   EXPECT_FALSE((*j)["applied"].get<bool>());
   EXPECT_THAT(progress.str(), HasSubstr("changed since the search read it"));
   EXPECT_THAT(testing::read_text(repo.path() / spec->source), HasSubstr("edited meanwhile"));
+}
+
+// The source is reread before --apply; one swapped for a FIFO must not block it.
+TEST_F(OptimizeReportTest, ApplyLeavesASourceThatIsNoLongerARegularFileAlone) {
+  const auto source = repo.path() / spec->source;
+  std::filesystem::remove(source);
+  ASSERT_EQ(::mkfifo(source.c_str(), 0600), 0);
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("a FIFO, not a regular file"));
+  EXPECT_TRUE(std::filesystem::is_fifo(source));
 }
 
 TEST_F(OptimizeReportTest, ApplyRefusesASpeedupThatNeedsBuildSettings) {

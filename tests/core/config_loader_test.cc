@@ -2,10 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "core/hostile_text.h"
+#include "core/input_limits.h"
 #include "test_paths.h"
 
 namespace kblaster {
 namespace {
+
+using testing::chain;
+using testing::nested;
 
 using testing::TempDir;
 
@@ -125,6 +130,35 @@ TEST_P(MalformedConfig, ReportsTheExactErrorAndLocation) {
 std::string head() { return kKernelHead; }
 std::string args() { return kArgs; }
 std::string sizes() { return kSizes; }
+
+// For the limit cases: a kernel named `name`, and a kernel whose output's shape is `shape`.
+std::string named(const std::string& name) {
+  return "[[kernel]]\nname = \"" + name + "\"\nsource = \"k/scale.cu\"\nlauncher = \"scale\"\n" +
+         args() + sizes();
+}
+std::string shaped(const std::string& shape) {
+  return head() + "args = [\n  { name = \"out\", type = \"f32\", shape = \"" + shape +
+         "\", role = \"out\" },\n  { name = \"N\", type = \"i32\" },\n]\n" + sizes();
+}
+// `text` as a message quotes it: whole up to `max` characters, else cut to end in "...".
+std::string cut(const std::string& text, std::size_t max = 64) {
+  return text.size() <= max ? text : text.substr(0, max - 3) + "...";
+}
+// "`…` is 50000 characters long; <what> may have at most <limit>".
+std::string too_long_text(const std::string& text, std::size_t limit, const std::string& what) {
+  return "`" + cut(text) + "` is " + std::to_string(text.size()) + " characters long; " + what +
+         " may have at most " + std::to_string(limit);
+}
+// What a field says of an expression longer than kMaxExpressionLength.
+std::string expression_too_long(const std::string& text) {
+  return "`" + cut(text, kMaxExpressionLength) + "`: the expression is " +
+         std::to_string(text.size()) + " characters long; an expression may have at most " +
+         std::to_string(kMaxExpressionLength) + " at col " +
+         std::to_string(kMaxExpressionLength + 1);
+}
+const std::string kLong(50'000, 'a');
+const std::string kKernelRule =
+    "may only use letters, digits, '_', '.' and '-', and must start with a letter, a digit or '_'";
 
 std::vector<Malformed> malformed_cases() {
   return {

@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "core/hostile_text.h"
+#include "core/input_limits.h"
+
 namespace kblaster {
 namespace {
+
+using testing::chain;
+using testing::nested;
 
 std::int64_t eval_ok(const std::string& text, std::map<std::string, std::int64_t> scalars = {}) {
   auto e = ShapeExpr::parse(text);
@@ -69,15 +75,58 @@ TEST(ShapeExpr, SyntaxErrorsGiveTheColumn) {
     const char* where;
     const char* message;
   };
-  for (const Case& c : {Case{"N*", "col 3", "expression ends where an operand was expected"},
-                        Case{"(N+1", "col 5", "missing `)`"},
-                        Case{"N C", "col 3", "unexpected `C`"},
-                        Case{"N ^ 2", "col 3", "unexpected `^`"},
-                        Case{"", "col 1", "expression ends where an operand was expected"}}) {
+  for (const Case& c :
+       {Case{"N*", "col 3", "expression ends where an operand was expected"},
+        Case{"(N+1", "col 5", "missing `)`"}, Case{"N C", "col 3", "unexpected `C`"},
+        Case{"N ^ 2", "col 3", "unexpected `^`"},
+        Case{"", "col 1", "expression ends where an operand was expected"}}) {
     auto e = ShapeExpr::parse(c.text);
     ASSERT_FALSE(e.ok()) << c.text;
     EXPECT_EQ(e.error().where, c.where) << c.text;
     EXPECT_EQ(e.error().message, c.message) << c.text;
+  }
+}
+
+TEST(ShapeExpr, NestingUpToTheLimitParsesAndOneMoreLevelIsAnError) {
+  EXPECT_EQ(eval_ok(nested(kMaxExpressionDepth), {{"N", 5}}), 5);
+  EXPECT_EQ(eval_ok(std::string(kMaxExpressionDepth, '-') + "3"), 3);
+  const std::string depth = std::to_string(kMaxExpressionDepth);
+  auto parens = ShapeExpr::parse(nested(kMaxExpressionDepth + 1));
+  ASSERT_FALSE(parens.ok());
+  EXPECT_EQ(parens.error().where, "col " + std::to_string(kMaxExpressionDepth + 1))
+      << "the column of the parenthesis one past the limit";
+  EXPECT_EQ(parens.error().message,
+            "parentheses and unary minuses nest more than " + depth + " deep");
+  auto minuses = ShapeExpr::parse("(" + std::string(kMaxExpressionDepth, '-') + "1)");
+  ASSERT_FALSE(minuses.ok()) << "parentheses and minuses count together";
+  EXPECT_EQ(minuses.error().message, parens.error().message);
+  EXPECT_TRUE(
+      ShapeExpr::parse(nested(kMaxExpressionDepth / 2) + "+" + nested(kMaxExpressionDepth)).ok())
+      << "depth is nesting, not the number of parentheses";
+}
+
+TEST(ShapeExpr, TheLongestChainEvaluatesAndALongerOneIsAnError) {
+  const std::size_t terms = (kMaxExpressionLength + 1) / 2;
+  EXPECT_EQ(eval_ok(chain(terms)), static_cast<std::int64_t>(terms));
+  auto longer = ShapeExpr::parse(chain(terms) + "+1");
+  ASSERT_FALSE(longer.ok());
+  EXPECT_EQ(longer.error().where, "col " + std::to_string(kMaxExpressionLength + 1));
+  EXPECT_EQ(longer.error().message, "the expression is " + std::to_string(chain(terms).size() + 2) +
+                                        " characters long; an expression may have at most " +
+                                        std::to_string(kMaxExpressionLength));
+}
+
+// These overflowed the stack (signal 11) before the limits: the parser recursed
+// once per parenthesis or minus, and evaluation and destruction once per term.
+TEST(ShapeExpr, HostileInputsAreErrorsNotCrashes) {
+  for (const std::string& text : {nested(20'000), std::string(200'000, '-') + "1", chain(100'000),
+                                  std::string(20'000, '(')}) {
+    auto e = ShapeExpr::parse(text);
+    ASSERT_FALSE(e.ok()) << text.size() << " characters";
+    EXPECT_EQ(e.error().kind, ErrorKind::config);
+    EXPECT_EQ(e.error().message, "the expression is " + std::to_string(text.size()) +
+                                     " characters long; an expression may have at most " +
+                                     std::to_string(kMaxExpressionLength));
   }
 }
 

@@ -1,0 +1,102 @@
+#include "core/init_distribution.h"
+
+#include <cctype>
+#include <cmath>
+#include <optional>
+
+#include "core/input_limits.h"
+
+namespace kblaster {
+namespace {
+
+// The pieces of "kind", "kind(a,b)" (spaces allowed around each), read left to
+// right without backtracking; nullopt when the text has another shape.
+struct InitText {
+  std::string_view kind;
+  std::optional<std::string_view> a, b;
+};
+
+std::optional<InitText> split_init(std::string_view s) {
+  std::size_t i = 0;
+  auto space = [&] {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  };
+  auto run = [&](auto belongs) {
+    const std::size_t start = i;
+    while (i < s.size() && belongs(s[i])) ++i;
+    return s.substr(start, i - start);
+  };
+  auto number = [&] {
+    return run([](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' ||
+             c == 'e' || c == 'E';
+    });
+  };
+  auto eat = [&](char c) {
+    space();
+    if (i >= s.size() || s[i] != c) return false;
+    ++i;
+    return true;
+  };
+  InitText out;
+  space();
+  out.kind = run([](char c) { return c >= 'a' && c <= 'z'; });
+  if (out.kind != "normal" && out.kind != "uniform" && out.kind != "randint") return std::nullopt;
+  if (eat('(')) {
+    space();
+    out.a = number();
+    if (out.a->empty() || !eat(',')) return std::nullopt;
+    space();
+    out.b = number();
+    if (out.b->empty() || !eat(')')) return std::nullopt;
+  }
+  space();
+  if (i != s.size()) return std::nullopt;
+  return out;
+}
+
+// The whole of `text` as a double; nullopt when it is not one number.
+std::optional<double> whole_number(std::string_view text) {
+  try {
+    std::size_t used = 0;
+    const std::string s(text);
+    const double v = std::stod(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<InitDist> parse_init(std::string_view text) {
+  const std::string s(text), shown = quote_input(text);
+  const auto parts = split_init(text);
+  if (!parts)
+    return Error::config("", shown +
+                                 " is not a distribution; use normal, normal(mean,std), "
+                                 "uniform(lo,hi) or randint(lo,hi)");
+  InitDist d;
+  d.text = s;
+  const std::string kind(parts->kind);
+  d.kind = kind == "normal"    ? InitDist::Kind::normal
+           : kind == "uniform" ? InitDist::Kind::uniform
+                               : InitDist::Kind::randint;
+  if (parts->a) {
+    const auto a = whole_number(*parts->a), b = whole_number(*parts->b);
+    if (!a || !b) return Error::config("", shown + " has a malformed number");
+    d.a = *a;
+    d.b = *b;
+  } else if (d.kind != InitDist::Kind::normal) {
+    return Error::config("", "`" + kind + "` needs bounds: " + kind + "(lo,hi)");
+  }
+  if (d.kind == InitDist::Kind::normal && !(d.b > 0))
+    return Error::config("", shown + ": the standard deviation must be positive");
+  if (d.kind != InitDist::Kind::normal && !(d.a < d.b))
+    return Error::config("", shown + ": lo must be less than hi");
+  if (d.kind == InitDist::Kind::randint && (d.a != std::floor(d.a) || d.b != std::floor(d.b)))
+    return Error::config("", shown + ": randint bounds must be integers");
+  return d;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,54 @@
+#include "core/init_distribution.h"
+
+#include <gtest/gtest.h>
+
+namespace kblaster {
+namespace {
+
+TEST(InitDistribution, ReadsEachFormWithSpacesAnywhereBetweenTokens) {
+  auto normal = parse_init("normal");
+  ASSERT_TRUE(normal.ok());
+  EXPECT_EQ(normal->kind, InitDist::Kind::normal);
+  auto spaced = parse_init("  uniform ( -1.5 ,\t2e1 )  ");
+  ASSERT_TRUE(spaced.ok()) << spaced.error().message;
+  EXPECT_EQ(spaced->kind, InitDist::Kind::uniform);
+  EXPECT_DOUBLE_EQ(spaced->a, -1.5);
+  EXPECT_DOUBLE_EQ(spaced->b, 20.0);
+  auto randint = parse_init("randint(0,10)");
+  ASSERT_TRUE(randint.ok());
+  EXPECT_EQ(randint->kind, InitDist::Kind::randint);
+  EXPECT_DOUBLE_EQ(randint->b, 10.0);
+}
+
+TEST(InitDistribution, OtherShapesAreNotDistributions) {
+  for (const char* bad : {"", "gaussian", "normalx", "normal2", "uniform(1)", "uniform(1,2",
+                          "uniform(1,2)x", "uniform(,2)", "randint(0;1)"}) {
+    auto d = parse_init(bad);
+    ASSERT_FALSE(d.ok()) << bad;
+    EXPECT_EQ(d.error().message, "`" + std::string(bad) +
+                                     "` is not a distribution; use normal, normal(mean,std), "
+                                     "uniform(lo,hi) or randint(lo,hi)");
+  }
+  auto prefix = parse_init("uniform(1-2,3)");
+  ASSERT_FALSE(prefix.ok()) << "a bound is one whole number, not a number and a tail";
+  EXPECT_EQ(prefix.error().message, "`uniform(1-2,3)` has a malformed number");
+}
+
+// The regex this replaced recursed per character: 50,000 spaces or digits overflowed the stack.
+TEST(InitDistribution, FiftyThousandCharactersAreScannedWithoutRecursion) {
+  const std::string spaces(50'000, ' ');
+  EXPECT_TRUE(parse_init(spaces + "normal" + spaces).ok());
+  auto zeros = parse_init("uniform(0," + std::string(50'000, '0') + "1)");
+  ASSERT_TRUE(zeros.ok()) << zeros.error().message;
+  EXPECT_DOUBLE_EQ(zeros->b, 1.0);
+  auto huge = parse_init("uniform(0," + std::string(50'000, '1') + ")");
+  ASSERT_FALSE(huge.ok()) << "a bound beyond a double";
+  EXPECT_LT(huge.error().message.size(), 200u) << "the message quotes an excerpt";
+  auto long_name = parse_init(std::string(50'000, 'n'));
+  ASSERT_FALSE(long_name.ok());
+  EXPECT_EQ(long_name.error().message.substr(0, 5), "`nnnn");
+  EXPECT_LT(long_name.error().message.size(), 200u) << "the message quotes an excerpt";
+}
+
+}  // namespace
+}  // namespace kblaster
