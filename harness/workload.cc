@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cuda_check.h"
+#include "output_check.h"
 
 namespace kblaster::harness {
 namespace {
@@ -54,6 +55,7 @@ std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
 }
 
 Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(args_.size()) {
+  std::size_t buffers = 0;
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     Slot& s = slots_[i];
@@ -61,12 +63,15 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
     void* host_arg;
     if (a.is_buffer) {
       try {
-        s.device = DeviceBuffer(a.bytes());
+        s.device = GuardedBuffer(a.bytes(), i);
         if (a.is_input()) s.pristine = DeviceBuffer(a.bytes());
       } catch (const HarnessFailure& failure) {
-        throw HarnessFailure("setup: cannot allocate `" + a.name + "` (" + std::to_string(a.bytes()) +
-                             " bytes" + (a.is_input() ? ", twice" : "") + "): " + failure.what());
+        throw HarnessFailure("setup: cannot allocate `" + a.name + "` (" +
+                             std::to_string(a.bytes()) + " bytes" +
+                             (a.is_input() ? ", twice" : "") + ", and " +
+                             std::to_string(2 * kGuardBytes) + " of guards): " + failure.what());
       }
+      ++buffers;
       s.host.resize(a.bytes());
       // The shim reads a buffer argument as args[i] itself (the device pointer).
       device_arg = s.device.get();
@@ -82,11 +87,12 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
       cpu_reference_args_.push_back(host_arg);
     }
   }
+  if (buffers > 0) guard_staging_ = PinnedBuffer(2 * kGuardBytes * buffers);
 }
 
 std::size_t Workload::device_bytes() const {
   std::size_t total = 0;
-  for (const auto& s : slots_) total += s.device.bytes() + s.pristine.bytes();
+  for (const auto& s : slots_) total += s.device.allocated_bytes() + s.pristine.bytes();
   return total;
 }
 
@@ -103,6 +109,35 @@ void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
   for (std::size_t i = 0; i < args_.size(); ++i)
     if (args_[i].is_input()) cpu_inputs_.push_back(slots_[i].host);
   restore_inputs(stream);
+  arm_guards(stream);
+}
+
+void Workload::arm_guards(cudaStream_t stream) {
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer) slots_[i].device.arm(stream);
+}
+
+Verdict Workload::check_guards(cudaStream_t stream) {
+  auto* staging = static_cast<unsigned char*>(guard_staging_.get());
+  constexpr GuardSide kSides[] = {GuardSide::before, GuardSide::after};
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer)
+      for (GuardSide side : kSides)
+        slots_[i].device.read_guard(side, staging + kGuardBytes * at++, stream);
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  Verdict first;
+  at = 0;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    if (!args_[i].is_buffer) continue;
+    for (GuardSide side : kSides) {
+      const auto damage = find_guard_damage(staging + kGuardBytes * at++,
+                                            slots_[i].device.canary(side).data(), kGuardBytes);
+      if (damage && first.passed) first = out_of_bounds_write(args_[i], side, *damage);
+    }
+  }
+  if (!first.passed) arm_guards(stream);
+  return first;
 }
 
 void Workload::restore_inputs(cudaStream_t stream) {
