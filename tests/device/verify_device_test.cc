@@ -47,7 +47,64 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   EXPECT_EQ(reasons["waits_on_an_event"], "work_outside_stream");
   EXPECT_EQ(reasons["synchronizes_in_its_launcher"], "launcher_synchronizes");
   EXPECT_EQ(reasons["never_finishes"], "timeout");
+  EXPECT_EQ(reasons["writes_past_the_end"], "out_of_bounds_write");
+  EXPECT_EQ(reasons["writes_before_the_start"], "out_of_bounds_write");
+  EXPECT_EQ(reasons["writes_past_the_end_when_timed"], "passed");  // honest while verified
   std::cerr << r.err;
+}
+
+// The first size's verdict of `kernel` from `kblaster verify --json`.
+nlohmann::json first_verdict(const std::string& kernel, const testing::TempDir& cache) {
+  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel", kernel,
+                         "--cache-dir", cache.path().string(), "--seed", "7"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, ::testing::HasSubstr("FAILED out_of_bounds_write"));
+  return nlohmann::json::parse(r.out)["kernels"][0]["sizes"][0];
+}
+
+// 64 floats of -1.0f past the end of `out` (n = 1048576): the guard after it
+// names the first element beyond the end. -1.0f shares no byte with the canary
+// there (tests/harness pins its formula), so all 256 bytes count as changed.
+TEST_F(DeviceTest, AWritePastTheEndIsNamedWithItsBufferSideAndOffset) {
+  testing::TempDir cache;
+  const auto verdict = first_verdict("writes_past_the_end", cache);
+  EXPECT_EQ(verdict["reason"], "out_of_bounds_write") << verdict.dump(2);
+  const auto& detail = verdict["detail"];
+  EXPECT_EQ(detail["buffer"], "out");
+  EXPECT_EQ(detail["side"], "after");
+  EXPECT_EQ(detail["index"], 1048576);
+  EXPECT_EQ(detail["offset_bytes"], 4 * 1048576);
+  EXPECT_EQ(detail["bytes_changed"], 256);
+  EXPECT_EQ(detail["seed"], 7);
+}
+
+TEST_F(DeviceTest, AWriteBeforeTheStartIsNamedWithItsBufferSideAndOffset) {
+  testing::TempDir cache;
+  const auto verdict = first_verdict("writes_before_the_start", cache);
+  EXPECT_EQ(verdict["reason"], "out_of_bounds_write") << verdict.dump(2);
+  const auto& detail = verdict["detail"];
+  EXPECT_EQ(detail["buffer"], "out");
+  EXPECT_EQ(detail["side"], "before");
+  EXPECT_EQ(detail["index"], -64);
+  EXPECT_EQ(detail["offset_bytes"], -256);
+  EXPECT_EQ(detail["bytes_changed"], 256);
+}
+
+// Honest while verified, out of bounds once timed: the guard check after each
+// timed launch is reported by the recheck, and the timing is rejected.
+TEST_F(DeviceTest, AWriteOutOfBoundsWhileTimedFailsTheRecheck) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"bench", "--json", "tests/device/hostile_kernels", "--kernel",
+                         "writes_past_the_end_when_timed", "--cache-dir", cache.path().string()});
+  keep("bench_writes_past_the_end_when_timed", r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& kernel = j["kernels"][0];
+  EXPECT_EQ(kernel["verification"]["status"], "passed") << kernel.dump(2);
+  const auto& m = kernel["measurement"];
+  EXPECT_EQ(m["recheck"]["reason"], "out_of_bounds_write") << m.dump(2);
+  EXPECT_EQ(m["trusted"], false);
+  EXPECT_THAT(m["rejected"].get<std::string>(), ::testing::HasSubstr("past the end of `out`"));
 }
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {
