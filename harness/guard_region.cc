@@ -9,16 +9,9 @@ const char* guard_side_name(GuardSide side) {
 }
 
 std::vector<unsigned char> canary_bytes(std::size_t arg_index, GuardSide side) {
-  const std::uint32_t stream_key =
-      static_cast<std::uint32_t>(2 * arg_index + (side == GuardSide::after ? 1 : 0) + 1) *
-      0x9E3779B9u;
+  const std::uint32_t key = canary_key(arg_index, side);
   std::vector<unsigned char> out(kGuardBytes);
-  for (std::size_t k = 0; k < kGuardBytes / 4; ++k) {
-    const std::uint32_t word =
-        0xCA11AB1Eu ^ stream_key ^ (static_cast<std::uint32_t>(k) * 0x85EBCA6Bu);
-    for (std::size_t b = 0; b < 4; ++b)
-      out[4 * k + b] = static_cast<unsigned char>(word >> (8 * b));
-  }
+  for (std::size_t i = 0; i < kGuardBytes; ++i) out[i] = canary_byte(key, i);
   return out;
 }
 

@@ -19,9 +19,26 @@ enum class GuardSide { before, after };
 // "before" or "after": the stable spelling of `side` in a verdict's detail.
 const char* guard_side_name(GuardSide side);
 
-// The kGuardBytes canary bytes of argument `arg_index`'s guard on `side`: 32-bit
-// little-endian words, word k = 0xCA11AB1E ^ (2·arg_index + side + 1)·0x9E3779B9
-// ^ k·0x85EBCA6B (mod 2^32; side 0 before, 1 after), so each buffer and side differ.
+#if defined(__CUDACC__)
+#define KBH_HOST_DEVICE __host__ __device__
+#else
+#define KBH_HOST_DEVICE
+#endif
+
+// The canary of argument `arg_index`'s guard on `side` is 32-bit little-endian
+// words, word k = 0xCA11AB1E ^ key ^ k·0x85EBCA6B (mod 2^32), with this key:
+// (2·arg_index + side + 1)·0x9E3779B9 (side 0 before, 1 after), so each guard differs.
+KBH_HOST_DEVICE inline std::uint32_t canary_key(std::size_t arg_index, GuardSide side) {
+  return static_cast<std::uint32_t>(2 * arg_index + (side == GuardSide::after ? 1 : 0) + 1) *
+         0x9E3779B9u;
+}
+// Byte `offset` of the canary with `key` (the same on the host and the device).
+KBH_HOST_DEVICE inline unsigned char canary_byte(std::uint32_t key, std::size_t offset) {
+  const std::uint32_t word =
+      0xCA11AB1Eu ^ key ^ (static_cast<std::uint32_t>(offset / 4) * 0x85EBCA6Bu);
+  return static_cast<unsigned char>(word >> (8 * (offset % 4)));
+}
+// The kGuardBytes canary bytes of argument `arg_index`'s guard on `side`.
 std::vector<unsigned char> canary_bytes(std::size_t arg_index, GuardSide side);
 
 // What a launch did to one guard.

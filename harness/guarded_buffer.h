@@ -35,10 +35,11 @@ class GuardedBuffer {
   const std::vector<unsigned char>& canary(GuardSide side) const {
     return side == GuardSide::before ? canary_before_ : canary_after_;
   }
+  // The device address of the guard on `side` (kGuardBytes); the buffer must not be empty.
+  unsigned char* guard(GuardSide side) const;
 
  private:
   unsigned char* data() const;
-  unsigned char* guard(GuardSide side) const;
 
   DeviceBuffer allocation_;
   std::size_t bytes_ = 0;

@@ -55,7 +55,6 @@ std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
 }
 
 Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(args_.size()) {
-  std::size_t buffers = 0;
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     Slot& s = slots_[i];
@@ -71,7 +70,6 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
                              (a.is_input() ? ", twice" : "") + ", and " +
                              std::to_string(2 * kGuardBytes) + " of guards): " + failure.what());
       }
-      ++buffers;
       s.host.resize(a.bytes());
       // The shim reads a buffer argument as args[i] itself (the device pointer).
       device_arg = s.device.get();
@@ -87,7 +85,14 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
       cpu_reference_args_.push_back(host_arg);
     }
   }
-  if (buffers > 0) guard_staging_ = PinnedBuffer(2 * kGuardBytes * buffers);
+  std::vector<GuardScan::Guard> guards;
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer)
+      for (GuardSide side : {GuardSide::before, GuardSide::after}) {
+        guards.push_back({slots_[i].device.guard(side), canary_key(i, side)});
+        guard_owners_.emplace_back(i, side);
+      }
+  guard_scan_ = GuardScan(guards);
 }
 
 std::size_t Workload::device_bytes() const {
@@ -118,26 +123,20 @@ void Workload::arm_guards(cudaStream_t stream) {
 }
 
 Verdict Workload::check_guards(cudaStream_t stream) {
-  auto* staging = static_cast<unsigned char*>(guard_staging_.get());
-  constexpr GuardSide kSides[] = {GuardSide::before, GuardSide::after};
-  std::size_t at = 0;
-  for (std::size_t i = 0; i < args_.size(); ++i)
-    if (args_[i].is_buffer)
-      for (GuardSide side : kSides)
-        slots_[i].device.read_guard(side, staging + kGuardBytes * at++, stream);
+  const std::vector<std::size_t> changed = guard_scan_.changed(stream);
+  if (changed.empty()) return {};
+  // Only a changed guard is copied back, to be described byte by byte.
+  const auto [arg, side] = guard_owners_.at(changed.front());
+  const GuardedBuffer& buffer = slots_[arg].device;
+  std::vector<unsigned char> guard(kGuardBytes);
+  buffer.read_guard(side, guard.data(), stream);
   KBH_CUDA(cudaStreamSynchronize(stream));
-  Verdict first;
-  at = 0;
-  for (std::size_t i = 0; i < args_.size(); ++i) {
-    if (!args_[i].is_buffer) continue;
-    for (GuardSide side : kSides) {
-      const auto damage = find_guard_damage(staging + kGuardBytes * at++,
-                                            slots_[i].device.canary(side).data(), kGuardBytes);
-      if (damage && first.passed) first = out_of_bounds_write(args_[i], side, *damage);
-    }
-  }
-  if (!first.passed) arm_guards(stream);
-  return first;
+  const auto damage = find_guard_damage(guard.data(), buffer.canary(side).data(), kGuardBytes);
+  arm_guards(stream);
+  // The scan and this copy read the same bytes, so only work still running
+  // (escaped from the stream) could make them disagree; the next check sees it.
+  if (!damage) return {};
+  return out_of_bounds_write(args_[arg], side, *damage);
 }
 
 void Workload::restore_inputs(cudaStream_t stream) {

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device_memory.h"
 #include "element_type.h"
+#include "guard_scan.h"
 #include "guarded_buffer.h"
 #include "random_fill.h"
 #include "verdict.h"
@@ -102,7 +104,8 @@ class Workload {
   std::vector<Slot> slots_;
   std::vector<void*> candidate_args_, gpu_reference_args_, cpu_reference_args_;
   std::vector<std::vector<unsigned char>> cpu_inputs_;
-  PinnedBuffer guard_staging_;  // both guards of every buffer, read back after a launch
+  GuardScan guard_scan_;  // every buffer's guards, before then after, in argument order
+  std::vector<std::pair<std::size_t, GuardSide>> guard_owners_;  // per scanned guard
 };
 
 }  // namespace kblaster::harness

@@ -53,41 +53,35 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   std::cerr << r.err;
 }
 
-// The first size's verdict of `kernel` from `kblaster verify --json`.
-nlohmann::json first_verdict(const std::string& kernel, const testing::TempDir& cache) {
+// Verifies `kernel` alone (seed 7) and checks that its first size fails with an
+// out_of_bounds_write on `out` that names `side` and the first changed element.
+// Both kernels write 64 floats of -1.0f, which share no byte with the canary
+// there (tests/harness pins its formula), so all 256 bytes count as changed.
+void expect_out_of_bounds(const std::string& kernel, const char* side, std::int64_t index) {
+  testing::TempDir cache;
   auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel", kernel,
                          "--cache-dir", cache.path().string(), "--seed", "7"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, ::testing::HasSubstr("FAILED out_of_bounds_write"));
-  return nlohmann::json::parse(r.out)["kernels"][0]["sizes"][0];
-}
-
-// 64 floats of -1.0f past the end of `out` (n = 1048576): the guard after it
-// names the first element beyond the end. -1.0f shares no byte with the canary
-// there (tests/harness pins its formula), so all 256 bytes count as changed.
-TEST_F(DeviceTest, AWritePastTheEndIsNamedWithItsBufferSideAndOffset) {
-  testing::TempDir cache;
-  const auto verdict = first_verdict("writes_past_the_end", cache);
+  const auto verdict = nlohmann::json::parse(r.out)["kernels"][0]["sizes"][0];
   EXPECT_EQ(verdict["reason"], "out_of_bounds_write") << verdict.dump(2);
   const auto& detail = verdict["detail"];
   EXPECT_EQ(detail["buffer"], "out");
-  EXPECT_EQ(detail["side"], "after");
-  EXPECT_EQ(detail["index"], 1048576);
-  EXPECT_EQ(detail["offset_bytes"], 4 * 1048576);
+  EXPECT_EQ(detail["side"], side);
+  EXPECT_EQ(detail["index"], index);
+  EXPECT_EQ(detail["offset_bytes"], 4 * index);
   EXPECT_EQ(detail["bytes_changed"], 256);
   EXPECT_EQ(detail["seed"], 7);
 }
 
+// 64 floats past the end of `out` (n = 1048576): the first is element n.
+TEST_F(DeviceTest, AWritePastTheEndIsNamedWithItsBufferSideAndOffset) {
+  expect_out_of_bounds("writes_past_the_end", "after", 1048576);
+}
+
+// The 64 floats just before the start of `out`: the first is element -64.
 TEST_F(DeviceTest, AWriteBeforeTheStartIsNamedWithItsBufferSideAndOffset) {
-  testing::TempDir cache;
-  const auto verdict = first_verdict("writes_before_the_start", cache);
-  EXPECT_EQ(verdict["reason"], "out_of_bounds_write") << verdict.dump(2);
-  const auto& detail = verdict["detail"];
-  EXPECT_EQ(detail["buffer"], "out");
-  EXPECT_EQ(detail["side"], "before");
-  EXPECT_EQ(detail["index"], -64);
-  EXPECT_EQ(detail["offset_bytes"], -256);
-  EXPECT_EQ(detail["bytes_changed"], 256);
+  expect_out_of_bounds("writes_before_the_start", "before", -64);
 }
 
 // Honest while verified, out of bounds once timed: the guard check after each
