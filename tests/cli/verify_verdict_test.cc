@@ -40,6 +40,7 @@ TEST(DescribeVerdict, AnOutOfBoundsWriteKeepsItsBufferSideAndOffset) {
   spec.name = "scale";
   KernelVerification kv{.spec = &spec,
                         .status = KernelVerification::Status::failed,
+                        .skip_reason = "",
                         .sizes = {{.size = "n=1001", .verdict = v}}};
   const nlohmann::json j = to_json(kv);
   EXPECT_EQ(j["status"], "failed");
