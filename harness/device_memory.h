@@ -41,9 +41,10 @@ class PinnedBuffer {
   PinnedBuffer() = default;
   explicit PinnedBuffer(std::size_t bytes);
   ~PinnedBuffer();
-  PinnedBuffer(PinnedBuffer&& o) noexcept {
-    std::swap(ptr_, o.ptr_);
-    std::swap(bytes_, o.bytes_);
+  PinnedBuffer(PinnedBuffer&& o) noexcept { swap(o); }
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    swap(o);
+    return *this;
   }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
@@ -53,6 +54,10 @@ class PinnedBuffer {
   std::size_t bytes() const { return bytes_; }
 
  private:
+  void swap(PinnedBuffer& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+  }
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
 };

@@ -104,6 +104,8 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against) {
     if (t.entry_status != 0)
       throw HarnessFailure(std::string("the candidate used as reference failed: ") +
                            cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+    if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
+      throw HarnessFailure("the candidate used as reference failed: " + v.message);
     return w.read_outputs(rig_->stream());
   }
   if (!reference_) throw HarnessFailure("verify against the reference, but none was loaded");
@@ -118,6 +120,8 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against) {
   if (t.entry_status != 0)
     throw HarnessFailure(std::string("the GPU reference failed: ") +
                          cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+  if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
+    throw HarnessFailure("the GPU reference failed: " + v.message);
   return w.read_outputs(rig_->stream());
 }
 

@@ -56,6 +56,9 @@ class Harness {
                       const Tolerance& tolerance, OutputSnapshot& previous);
   LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
                       const std::function<void()>& while_held = {}, Hold hold = Hold::yes);
+  // Checks the guards after a launch of candidate `c` while timing; records the
+  // first damage for its recheck (the check re-arms them, so blame stays with c).
+  void note_guard_damage(std::size_t c);
   std::vector<const ArgDesc*> outputs() const;
   std::vector<const ArgDesc*> plain_inputs() const;
 
@@ -68,6 +71,9 @@ class Harness {
   // Per candidate: a device copy of its outputs after its last timed launch.
   std::vector<std::vector<DeviceBuffer>> last_timed_;
   std::vector<bool> has_last_timed_;
+  // Per candidate: the first out_of_bounds_write of its launches since
+  // `bench_prepare`, which `recheck` reports before comparing outputs.
+  std::vector<std::optional<Verdict>> timed_guard_damage_;
   // Per candidate: whether it has run unheld since the last `load` or `setup`.
   // A first call may load modules or allocate (synchronising the device), which
   // must not happen while the stream is held and timed.

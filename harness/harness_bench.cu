@@ -1,5 +1,5 @@
 // Harness's timing ops: fresh bench inputs, interleaved samples, and the
-// re-verification after timing.
+// re-verification after timing (with the guards each timed launch was checked by).
 #include "cuda_check.h"
 #include "harness.h"
 
@@ -13,6 +13,7 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   for (std::size_t i = 0; i < candidates_.size(); ++i)
     last_timed_.push_back(w.allocate_output_copies());
   has_last_timed_.assign(candidates_.size(), false);
+  timed_guard_damage_.assign(candidates_.size(), std::nullopt);
   return nlohmann::json::object();
 }
 
@@ -30,6 +31,7 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
         throw HarnessFailure("candidate " + index.dump() + " failed in its warm-up launch: " +
                              cudaGetErrorName(static_cast<cudaError_t>(w0.entry_status)));
       warmed_.at(c) = true;
+      note_guard_damage(c);
     }
     // Outputs are poisoned before every sample (alternating poisons, outside
     // the timed interval), and a copy of each candidate's outputs after its
@@ -44,9 +46,15 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
                                 : cudaGetErrorName(static_cast<cudaError_t>(t.entry_status))));
     w.copy_outputs(last_timed_.at(c), rig_->stream());
     has_last_timed_.at(c) = true;
+    note_guard_damage(c);  // after the stop event and the sync: no sample pays for it
     samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});
   }
   return {{"samples", samples}};
+}
+
+void Harness::note_guard_damage(std::size_t c) {
+  Verdict v = workload().check_guards(rig_->stream());
+  if (!v.passed && !timed_guard_damage_.at(c)) timed_guard_damage_.at(c) = std::move(v);
 }
 
 nlohmann::json Harness::recheck(const nlohmann::json& request) {
@@ -55,6 +63,7 @@ nlohmann::json Harness::recheck(const nlohmann::json& request) {
   candidate(request.at("candidate"));  // checks the index
   if (!has_last_timed_.at(c))
     throw HarnessFailure("candidate " + std::to_string(c) + " has no timed launch to recheck");
+  if (timed_guard_damage_.at(c)) return {{"verdict", timed_guard_damage_.at(c)->to_json()}};
   const OutputSnapshot last = Workload::read_copies(last_timed_.at(c), rig_->stream());
   const Verdict v =
       compare_outputs(outputs(), last, *bench_expected_, parse_tolerance(request.at("tolerance")));

@@ -37,6 +37,7 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   if (Verdict v = launch_failure(launch(entry, w.candidate_args(), kPoisonA, {}, Hold::no));
       !v.passed)
     return v;
+  if (Verdict v = w.check_guards(rig_->stream()); !v.passed) return v;
 
   // Launch 1, held. While S is held nothing may touch the outputs; and a copy
   // of the outputs queued on S after the launcher's work must equal the outputs
@@ -59,6 +60,7 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
         "stream had finished: the launcher ran work on a stream of its own, which events on its "
         "stream cannot time");
   if (Verdict v = launch_failure(first); !v.passed) return v;
+  if (Verdict v = w.check_guards(rig_->stream()); !v.passed) return v;
   if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
     return v;
 
@@ -66,6 +68,7 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
   LaunchTiming second = launch(entry, w.candidate_args(), kPoisonB);
   KBH_CUDA(cudaDeviceSynchronize());
   if (Verdict v = launch_failure(second); !v.passed) return v;
+  if (Verdict v = w.check_guards(rig_->stream()); !v.passed) return v;
   const OutputSnapshot after_second = w.read_outputs(rig_->stream());
   if (Verdict v = find_mutated(plain_inputs(), uploaded, w.read_inputs(rig_->stream())); !v.passed)
     return v;

@@ -114,4 +114,28 @@ Verdict find_mutated(const std::vector<const ArgDesc*>& inputs, const OutputSnap
   return {};
 }
 
+Verdict out_of_bounds_write(const ArgDesc& buffer, GuardSide side, const GuardDamage& damage) {
+  const auto size = static_cast<std::int64_t>(element_size(buffer.type));
+  const auto first = static_cast<std::int64_t>(damage.first);
+  const std::int64_t offset = side == GuardSide::before
+                                  ? first - static_cast<std::int64_t>(kGuardBytes)
+                                  : static_cast<std::int64_t>(buffer.bytes()) + first;
+  // Floor division: the byte just before the start lies in element -1.
+  const std::int64_t index = offset >= 0 ? offset / size : -((-offset + size - 1) / size);
+  const bool before = side == GuardSide::before;
+  return Verdict::failure(
+      "out_of_bounds_write",
+      std::string("the launch wrote ") + (before ? "before the start" : "past the end") + " of `" +
+          buffer.name + "` (" + std::to_string(buffer.elements) + " elements): " +
+          std::to_string(damage.changed) + " bytes of the " + std::to_string(kGuardBytes) +
+          "-byte guard " + guard_side_name(side) + " it changed, the first at byte offset " +
+          std::to_string(offset) + " from its start (element " + std::to_string(index) + ")",
+      {{"buffer", buffer.name},
+       {"side", guard_side_name(side)},
+       {"offset_bytes", offset},
+       {"index", index},
+       {"bytes_changed", damage.changed},
+       {"guard_bytes", kGuardBytes}});
+}
+
 }  // namespace kblaster::harness

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "guard_region.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -30,5 +31,10 @@ Verdict find_unwritten(const std::vector<const ArgDesc*>& outputs, const OutputS
 // Input buffers whose bytes differ from what was uploaded.
 Verdict find_mutated(const std::vector<const ArgDesc*>& inputs, const OutputSnapshot& uploaded,
                      const OutputSnapshot& after);
+
+// The `out_of_bounds_write` verdict for `damage` to `buffer`'s guard on `side`,
+// with the first changed byte's offset from the buffer's start in bytes and
+// elements (negative before the start; bytes() and elements at the end).
+Verdict out_of_bounds_write(const ArgDesc& buffer, GuardSide side, const GuardDamage& damage);
 
 }  // namespace kblaster::harness

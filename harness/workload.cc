@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cuda_check.h"
+#include "output_check.h"
 
 namespace kblaster::harness {
 namespace {
@@ -61,11 +62,13 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
     void* host_arg;
     if (a.is_buffer) {
       try {
-        s.device = DeviceBuffer(a.bytes());
+        s.device = GuardedBuffer(a.bytes(), i);
         if (a.is_input()) s.pristine = DeviceBuffer(a.bytes());
       } catch (const HarnessFailure& failure) {
-        throw HarnessFailure("setup: cannot allocate `" + a.name + "` (" + std::to_string(a.bytes()) +
-                             " bytes" + (a.is_input() ? ", twice" : "") + "): " + failure.what());
+        throw HarnessFailure("setup: cannot allocate `" + a.name + "` (" +
+                             std::to_string(a.bytes()) + " bytes" +
+                             (a.is_input() ? ", twice" : "") + ", and " +
+                             std::to_string(2 * kGuardBytes) + " of guards): " + failure.what());
       }
       s.host.resize(a.bytes());
       // The shim reads a buffer argument as args[i] itself (the device pointer).
@@ -82,11 +85,19 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
       cpu_reference_args_.push_back(host_arg);
     }
   }
+  std::vector<GuardScan::Guard> guards;
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer)
+      for (GuardSide side : {GuardSide::before, GuardSide::after}) {
+        guards.push_back({slots_[i].device.guard(side), canary_key(i, side)});
+        guard_owners_.emplace_back(i, side);
+      }
+  guard_scan_ = GuardScan(guards);
 }
 
 std::size_t Workload::device_bytes() const {
   std::size_t total = 0;
-  for (const auto& s : slots_) total += s.device.bytes() + s.pristine.bytes();
+  for (const auto& s : slots_) total += s.device.allocated_bytes() + s.pristine.bytes();
   return total;
 }
 
@@ -103,6 +114,29 @@ void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
   for (std::size_t i = 0; i < args_.size(); ++i)
     if (args_[i].is_input()) cpu_inputs_.push_back(slots_[i].host);
   restore_inputs(stream);
+  arm_guards(stream);
+}
+
+void Workload::arm_guards(cudaStream_t stream) {
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    if (args_[i].is_buffer) slots_[i].device.arm(stream);
+}
+
+Verdict Workload::check_guards(cudaStream_t stream) {
+  const std::vector<std::size_t> changed = guard_scan_.changed(stream);
+  if (changed.empty()) return {};
+  // Only a changed guard is copied back, to be described byte by byte.
+  const auto [arg, side] = guard_owners_.at(changed.front());
+  const GuardedBuffer& buffer = slots_[arg].device;
+  std::vector<unsigned char> guard(kGuardBytes);
+  buffer.read_guard(side, guard.data(), stream);
+  KBH_CUDA(cudaStreamSynchronize(stream));
+  const auto damage = find_guard_damage(guard.data(), buffer.canary(side).data(), kGuardBytes);
+  arm_guards(stream);
+  // The scan and this copy read the same bytes, so only work still running
+  // (escaped from the stream) could make them disagree; the next check sees it.
+  if (!damage) return {};
+  return out_of_bounds_write(args_[arg], side, *damage);
 }
 
 void Workload::restore_inputs(cudaStream_t stream) {

@@ -1,6 +1,6 @@
-// The buffers and scalars of one launch at one size: device buffers for every
-// argument, pristine copies of the inputs, host copies for a CPU reference, and
-// the void* argument vectors the candidate and the reference are called with.
+// The buffers and scalars of one launch at one size: guarded device buffers for
+// every argument, pristine copies of the inputs, host copies for a CPU reference,
+// and the void* argument vectors the candidate and the reference are called with.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,11 +8,15 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device_memory.h"
 #include "element_type.h"
+#include "guard_scan.h"
+#include "guarded_buffer.h"
 #include "random_fill.h"
+#include "verdict.h"
 
 namespace kblaster::harness {
 
@@ -46,14 +50,20 @@ class Workload {
   Workload& operator=(const Workload&) = delete;
 
   const std::vector<ArgDesc>& args() const { return args_; }
+  // Device bytes allocated, guards and pristine copies included.
   std::size_t device_bytes() const;
 
-  // Fresh inputs from `seed` into the device buffers, their pristine copies and host copies.
+  // Fresh inputs from `seed` into the device buffers, their pristine copies and
+  // host copies; every guard is filled with its canary again.
   void fill_inputs(std::uint64_t seed, cudaStream_t stream);
   // Copies the pristine inputs back over every input and inout buffer.
   void restore_inputs(cudaStream_t stream);
   // Fills every role=out buffer with the byte `pattern`.
   void poison_outputs(unsigned char pattern, cudaStream_t stream);
+  // Reads every buffer's guards back (synchronising `stream`): `out_of_bounds_write`
+  // for the first changed guard in argument order, before then after; every guard
+  // is then armed again, so the next launch is judged on its own.
+  Verdict check_guards(cudaStream_t stream);
 
   // Copies of the device buffers (outputs / inputs), synchronising `stream`.
   OutputSnapshot read_outputs(cudaStream_t stream) const;
@@ -81,8 +91,11 @@ class Workload {
   OutputSnapshot cpu_reference_outputs() const;
 
  private:
+  // Enqueues every guard's canary upload on `stream`.
+  void arm_guards(cudaStream_t stream);
+
   struct Slot {
-    DeviceBuffer device;
+    GuardedBuffer device;               // buffers only: what the launch is handed
     DeviceBuffer pristine;              // inputs only
     std::vector<unsigned char> host;    // host copy (inputs) or CPU reference buffer
     std::vector<unsigned char> scalar;  // a scalar's bytes
@@ -91,6 +104,8 @@ class Workload {
   std::vector<Slot> slots_;
   std::vector<void*> candidate_args_, gpu_reference_args_, cpu_reference_args_;
   std::vector<std::vector<unsigned char>> cpu_inputs_;
+  GuardScan guard_scan_;  // every buffer's guards, before then after, in argument order
+  std::vector<std::pair<std::size_t, GuardSide>> guard_owners_;  // per scanned guard
 };
 
 }  // namespace kblaster::harness

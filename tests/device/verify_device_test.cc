@@ -47,7 +47,58 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   EXPECT_EQ(reasons["waits_on_an_event"], "work_outside_stream");
   EXPECT_EQ(reasons["synchronizes_in_its_launcher"], "launcher_synchronizes");
   EXPECT_EQ(reasons["never_finishes"], "timeout");
+  EXPECT_EQ(reasons["writes_past_the_end"], "out_of_bounds_write");
+  EXPECT_EQ(reasons["writes_before_the_start"], "out_of_bounds_write");
+  EXPECT_EQ(reasons["writes_past_the_end_when_timed"], "passed");  // honest while verified
   std::cerr << r.err;
+}
+
+// Verifies `kernel` alone (seed 7) and checks that its first size fails with an
+// out_of_bounds_write on `out` that names `side` and the first changed element.
+// Both kernels write 64 floats of -1.0f, which share no byte with the canary
+// there (tests/harness pins its formula), so all 256 bytes count as changed.
+void expect_out_of_bounds(const std::string& kernel, const char* side, std::int64_t index) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel", kernel,
+                         "--cache-dir", cache.path().string(), "--seed", "7"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, ::testing::HasSubstr("FAILED out_of_bounds_write"));
+  const auto verdict = nlohmann::json::parse(r.out)["kernels"][0]["sizes"][0];
+  EXPECT_EQ(verdict["reason"], "out_of_bounds_write") << verdict.dump(2);
+  const auto& detail = verdict["detail"];
+  EXPECT_EQ(detail["buffer"], "out");
+  EXPECT_EQ(detail["side"], side);
+  EXPECT_EQ(detail["index"], index);
+  EXPECT_EQ(detail["offset_bytes"], 4 * index);
+  EXPECT_EQ(detail["bytes_changed"], 256);
+  EXPECT_EQ(detail["seed"], 7);
+}
+
+// 64 floats past the end of `out` (n = 1048576): the first is element n.
+TEST_F(DeviceTest, AWritePastTheEndIsNamedWithItsBufferSideAndOffset) {
+  expect_out_of_bounds("writes_past_the_end", "after", 1048576);
+}
+
+// The 64 floats just before the start of `out`: the first is element -64.
+TEST_F(DeviceTest, AWriteBeforeTheStartIsNamedWithItsBufferSideAndOffset) {
+  expect_out_of_bounds("writes_before_the_start", "before", -64);
+}
+
+// Honest while verified, out of bounds once timed: the guard check after each
+// timed launch is reported by the recheck, and the timing is rejected.
+TEST_F(DeviceTest, AWriteOutOfBoundsWhileTimedFailsTheRecheck) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"bench", "--json", "tests/device/hostile_kernels", "--kernel",
+                         "writes_past_the_end_when_timed", "--cache-dir", cache.path().string()});
+  keep("bench_writes_past_the_end_when_timed", r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& kernel = j["kernels"][0];
+  EXPECT_EQ(kernel["verification"]["status"], "passed") << kernel.dump(2);
+  const auto& m = kernel["measurement"];
+  EXPECT_EQ(m["recheck"]["reason"], "out_of_bounds_write") << m.dump(2);
+  EXPECT_EQ(m["trusted"], false);
+  EXPECT_THAT(m["rejected"].get<std::string>(), ::testing::HasSubstr("past the end of `out`"));
 }
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {
