@@ -1,10 +1,47 @@
 #!/usr/bin/env bash
 # Builds kblaster with its tests and runs them all through ctest. Tests labelled
 # `gpu` skip, saying why, on machines without a CUDA device.
+#   scripts/test.sh             the suite in build/, then the fuzz smoke tests: each fuzz target
+#                               of fuzz/ built with clang in build-fuzz/ and run over its seeds
+#                               and 2000 mutated inputs (ctest label `fuzz`)
+#   scripts/test.sh --sanitize  the suite, gpu tests excepted, with every C++ file (not nvcc's)
+#                               built with AddressSanitizer and UBSan in build-sanitize/ (slow)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode="${1:-}"
+case "$mode" in
+  "" | --sanitize) ;;
+  *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+esac
 scripts/setup.sh --deps-only
 nvcc="${KBLASTER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+
+if [ "$mode" = --sanitize ]; then
+  cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON \
+    -DKBLASTER_SANITIZE=ON -DCMAKE_CUDA_COMPILER="$nvcc"
+  cmake --build build-sanitize
+  # abort_on_error: a finding ends the process with SIGABRT, which no test mistakes for one of
+  # kblaster's exit codes. LeakSanitizer stays on (detect_leaks=1 is the default).
+  export ASAN_OPTIONS="abort_on_error=1:strict_string_checks=1:check_initialization_order=1"
+  export UBSAN_OPTIONS="print_stacktrace=1"
+  ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -LE gpu
+  exit
+fi
+
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DCMAKE_CUDA_COMPILER="$nvcc"
 cmake --build build
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+# The fuzz smoke tests (fuzz/README.md): clang with libFuzzer, installed here if missing.
+fuzz_packages=(clang libclang-rt-14-dev)
+installed=$(dpkg-query -W -f='${Status}\n' "${fuzz_packages[@]}" 2>/dev/null | grep -c "install ok installed" || true)
+if [ "$installed" -lt "${#fuzz_packages[@]}" ]; then
+  echo "test: installing ${fuzz_packages[*]} for the fuzz targets"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${fuzz_packages[@]}"
+fi
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKBLASTER_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
+cmake --build build-fuzz --target kblaster_fuzz
+ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)" -L fuzz

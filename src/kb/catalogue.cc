@@ -36,8 +36,7 @@ struct Entry {
   // Rejects fields outside the schema, so a misspelt optional field is not silently ignored.
   Status only(std::initializer_list<const char*> fields) const {
     for (const auto& [name, value] : obj.items())
-      if (std::find_if(fields.begin(), fields.end(), [&](const char* f) { return name == f; }) ==
-          fields.end())
+      if (std::find(fields.begin(), fields.end(), name) == fields.end())
         return fail(name, "not part of the schema");
     return Ok{};
   }
