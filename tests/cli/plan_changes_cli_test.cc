@@ -329,13 +329,13 @@ TEST(RequestedRange, ComesFromFlagsOrTheEventAndRejectsHalfARange) {
     return std::optional<std::string>(n == "GITHUB_EVENT_NAME" ? "push" : "/e.json");
   };
   auto file = [](const std::string&) {
-    return std::optional<std::string>(
-        R"({"before":"0000000000000000000000000000000000000000","after":"abc"})");
+    return std::optional<std::string>(R"({"before":"0000000000000000000000000000000000000000",)"
+                                      R"("after":"abcabcabcabcabcabcabcabcabcabcabcabcabca"})");
   };
   auto push = requested_range(event, env, file);
   ASSERT_TRUE(push.ok()) << push.error().message;
   EXPECT_FALSE((*push)->base.has_value());
-  EXPECT_EQ((*push)->head, "abc");
+  EXPECT_EQ((*push)->head, "abcabcabcabcabcabcabcabcabcabcabcabcabca");
 }
 
 }  // namespace

@@ -55,6 +55,24 @@ TEST(GitRepo, MissingRevisionInAFullCloneIsAUsageErrorNamingIt) {
   EXPECT_THAT(head.error().message, HasSubstr("head revision `nope`"));
 }
 
+TEST(GitRepo, AnOverlongRevisionIsAUsageErrorNamingTheLimit) {
+  TempDir dir;
+  RepoBuilder git(dir.path());
+  git.write("a.txt", "one\n");
+  git.commit("first");
+  auto repo = open_repo(dir.path());
+  auto at_limit = repo->resolve(std::string(kMaxRevisionLength, 'x'));  // libgit2 looks it up
+  ASSERT_FALSE(at_limit.ok());
+  EXPECT_THAT(at_limit.error().message, HasSubstr("not found"));
+  auto range = resolve_range(*repo, std::string(4000, 'x'), "HEAD", BaseMode::as_given);
+  ASSERT_FALSE(range.ok());
+  EXPECT_EQ(range.error().kind, ErrorKind::usage);
+  EXPECT_THAT(range.error().message, HasSubstr("base revision `xxxx"));
+  EXPECT_THAT(range.error().message,
+              HasSubstr("is 4000 characters long; a revision may have at most 256"));
+  EXPECT_LT(range.error().message.size(), 300u) << "the message repeats the whole revision";
+}
+
 TEST(GitRepo, MissingBaseInAShallowCloneNamesTheFix) {
   // a <- b <- c, cut at b as `fetch-depth: 2` would: a is not in the clone.
   TempDir dir;
