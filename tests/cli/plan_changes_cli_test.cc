@@ -104,6 +104,15 @@ TEST(PlanChangesCli, MissingBaseIsAUsageErrorNamingIt) {
   EXPECT_THAT(r.err, HasSubstr("base revision"));
 }
 
+TEST(PlanChangesCli, AnOverlongRevisionIsAUsageErrorNamingTheLimit) {
+  ChangedRepo repo;
+  auto r = run_kblaster(
+      {"plan", repo.dir.path().string(), "--base", std::string(4000, 'a'), "--head", "HEAD"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("base revision `aaaa"));
+  EXPECT_THAT(r.err, HasSubstr("is 4000 characters long; a revision may have at most 256"));
+}
+
 TEST(PlanChangesCli, ReadsBaseAndHeadFromAPullRequestEvent) {
   ChangedRepo repo;
   const auto event = repo.dir.path() / "event.json";

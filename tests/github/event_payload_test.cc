@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace kblaster {
 namespace {
 
@@ -75,8 +78,9 @@ TEST(EventPayload, BadPayloadsNameTheFileAndField) {
 
 TEST(EventPayload, ShaFieldsMustBeObjectIdsNotRevisionExpressions) {
   const std::string after = "2222222222222222222222222222222222222222";
-  for (const std::string before : {":/fix the bug", "HEAD@{1}", "main", "HEAD~1", "1111111",
-                                   std::string(40, 'g'), std::string(41, '1'), std::string()}) {
+  for (const std::string& before :
+       std::vector<std::string>{":/fix the bug", "HEAD@{1}", "main", "HEAD~1", "1111111",
+                                std::string(40, 'g'), std::string(41, '1'), std::string()}) {
     auto r = parse_event("push", R"({"before":")" + before + R"(","after":")" + after + R"("})",
                          "event.json");
     ASSERT_FALSE(r.ok()) << before;
