@@ -43,6 +43,7 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
       p << build_outcome_name(r.outcome) << ": " << r.summary;
       break;
   }
+  if (!r.cache_repair.empty()) p << "; " << r.cache_repair;
   if (!b.reference && b.spec->reference.kind == ReferenceSpec::Kind::base_revision)
     p << "; reference: the base revision, which `kblaster check` builds";
   if (b.reference)

@@ -18,6 +18,7 @@
 #include "kb/merge.h"
 #include "kb/prediction.h"
 #include "kb/seed.h"
+#include "kb/staged_kb.h"
 #include "kb/store.h"
 
 namespace kblaster {
@@ -70,6 +71,14 @@ std::string kb_flag(const KbOptions& options) {
   return options.kb.kb.empty() ? "the default KB of REPO " + options.common.repo : "--kb";
 }
 
+// True when there is no file at `path`, or an empty one: a command that writes
+// then creates the KB there.
+bool absent_or_empty(const std::filesystem::path& path) {
+  std::error_code ec;
+  return !std::filesystem::exists(path, ec) ||
+         (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0);
+}
+
 // Checks what the command names before anything is opened, so a mistyped path
 // fails without creating a KB or changing an input.
 Status check_arguments(const KbOptions& options, const std::filesystem::path& path) {
@@ -80,36 +89,10 @@ Status check_arguments(const KbOptions& options, const std::filesystem::path& pa
                         " is not a directory; give a kernel repository, or --kb FILE");
   const bool writes =
       options.init->parsed() || options.import_->parsed() || options.merge->parsed();
-  // A command that writes creates the KB when there is none, or fills an empty file.
-  std::error_code ec;
-  const bool absent_or_empty =
-      !std::filesystem::exists(path, ec) ||
-      (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0);
   // What is read (this KB, or --from) is checked by KbSnapshot::take before it is opened.
-  if (writes && !absent_or_empty) KB_TRY(check_kb_file(path, kb_flag(options)));
+  if (writes && !absent_or_empty(path)) KB_TRY(check_kb_file(path, kb_flag(options)));
   return Ok{};
 }
-
-// Removes a KB file this command created, with its -wal and -shm, unless
-// keep() is called: a failed init, import or merge leaves no new KB behind.
-class CreatedKb {
- public:
-  explicit CreatedKb(std::filesystem::path path)
-      : path_(std::move(path)), created_(!std::filesystem::exists(path_)) {}
-  CreatedKb(const CreatedKb&) = delete;
-  CreatedKb& operator=(const CreatedKb&) = delete;
-  ~CreatedKb() {
-    if (!created_) return;
-    std::error_code ignored;
-    for (const char* suffix : {"", "-wal", "-shm"})
-      std::filesystem::remove(path_.string() + suffix, ignored);
-  }
-  void keep() { created_ = false; }
-
- private:
-  std::filesystem::path path_;
-  bool created_;
-};
 
 // A KB error met while writing `path`: SQLite's failures there are the file's
 // (damaged, read-only, from a newer kblaster), not kblaster's.
@@ -118,8 +101,17 @@ Error kb_file_error(const Error& e, const std::filesystem::path& path) {
   return Error::environment(path.string() + ": " + e.message);
 }
 
-// kb init, import and merge: they write the KB at `path`, creating it if absent.
-// Every input is read first, and a merge is one transaction per input file.
+// An import's error: the JSON's own faults name --from's file; the KB's are kb_file_error's.
+Error import_error(const Error& e, const std::string& file, const std::filesystem::path& path) {
+  if (e.kind == ErrorKind::config) return Error::config(file, e.message);
+  if (e.kind == ErrorKind::usage) return e;
+  return kb_file_error(e, path);
+}
+
+// kb init, import and merge: they write the KB at `path`. Every input is read
+// first. An existing KB is changed in one transaction per step (a merge, one per
+// input file); a new one is filled beside `path` and renamed into place
+// (StagedKb), so a kill leaves no KB there rather than one with empty tables.
 Result<ExitCode> write_kb(const KbOptions& options, const std::filesystem::path& path,
                           Session& session) {
   std::optional<Catalogue> catalogue;
@@ -140,22 +132,34 @@ Result<ExitCode> write_kb(const KbOptions& options, const std::filesystem::path&
     if (!source) return source.error();
     sources.push_back(std::move(*source));
   }
-  CreatedKb created(path);
-  auto store = Store::open(path);
-  if (!store) return kb_file_error(store.error(), path);
+  std::optional<StagedKb> staged;
+  std::optional<Store> written;
+  if (absent_or_empty(path)) {
+    auto fresh = StagedKb::create(path);
+    if (!fresh) return kb_file_error(fresh.error(), path);
+    staged.emplace(std::move(*fresh));
+  } else {
+    auto opened = Store::open(path);
+    if (!opened) return kb_file_error(opened.error(), path);
+    written.emplace(std::move(*opened));
+  }
+  Store& store = staged ? staged->store() : *written;
   if (catalogue)
-    if (auto s = seed_catalogue(*store, *catalogue); !s) return kb_file_error(s.error(), path);
-  if (import) {
-    if (auto s = import_json(*store, *import); !s)
-      return Error{s.error().kind, options.file + ": " + s.error().message, s.error().where};
-    session.progress << "imported " << options.file << " into " << path.string() << "\n";
+    if (auto s = seed_catalogue(store, *catalogue); !s) return kb_file_error(s.error(), path);
+  if (import)
+    if (auto s = import_json(store, *import); !s)
+      return import_error(s.error(), options.file, path);
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    if (auto s = merge_into(store, sources[i].store()); !s) return kb_file_error(s.error(), path);
+  if (staged) {
+    auto published = staged->publish();
+    if (!published) return kb_file_error(published.error(), path);
+    written.emplace(std::move(*published));
   }
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (auto s = merge_into(*store, sources[i].store()); !s) return kb_file_error(s.error(), path);
-    session.progress << "merged " << options.others[i] << " into " << path.string() << "\n";
-  }
-  created.keep();
-  return stats_kb(*store, path, options.common.json, session);
+  if (import) session.progress << "imported " << options.file << " into " << path.string() << "\n";
+  for (const auto& other : options.others)
+    session.progress << "merged " << other << " into " << path.string() << "\n";
+  return stats_kb(*written, path, options.common.json, session);
 }
 
 Result<ExitCode> run_kb(const KbOptions& options, Session& session) {

@@ -1,12 +1,12 @@
 #include "cli/gpu_evaluator.h"
 
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <thread>
 
 #include "cli/ncu_run.h"
 #include "cli/profile_report.h"
+#include "core/file_write.h"
 #include "core/launch_plan.h"
 #include "core/source_tree.h"
 #include "profile/code_signature.h"
@@ -75,14 +75,11 @@ Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
     std::filesystem::create_directories(to.parent_path(), ec);
     std::filesystem::create_hard_link(setup_.repo_root / f, to, ec);
     if (ec) std::filesystem::copy_file(setup_.repo_root / f, to, ec);
-    if (ec)
-      return Error::io("cannot link or copy " + f + " into " + tree.string() + ": " + ec.message());
+    if (ec) return write_failure(to, "link or copy " + f + " to", ec);
   }
   const auto source = tree / setup_.spec->source;
-  std::filesystem::create_directories(source.parent_path(), ec);
-  std::ofstream out(source, std::ios::binary | std::ios::trunc);
-  out << c.source;
-  if (!out) return Error::io("cannot write the candidate's source " + source.string());
+  KB_TRY(make_directories(source.parent_path()));
+  KB_TRY(write_file(source, c.source));
   trees_[key] = tree;
   return tree;
 }

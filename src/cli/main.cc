@@ -1,9 +1,12 @@
 // kblaster's entry point: builds the command line from the subcommand table,
 // runs the chosen command, and turns its Error (if any) into a message and an
 // exit code. The only place exceptions are caught.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/checked_output.h"
 #include "cli/command.h"
 #include "cli/gpu_context.h"
 #include "cli/version.h"
@@ -81,14 +84,35 @@ int run(int argc, char** argv) {
   return to_int(ExitCode::bad_config);
 }
 
+// Runs the command with std::cout on `out`, then flushes it: results that could
+// not be written are an environment error (exit 3) whatever the command decided,
+// unless it failed itself, whose exit code then stands beside the message.
+int run_checked(int argc, char** argv, CheckedOutput& out) {
+  int code = 0;
+  try {
+    code = run(argc, argv);
+  } catch (const std::exception& e) {
+    code = report_error(Error::internal(std::string("uncaught exception: ") + e.what()));
+  }
+  std::cout.flush();
+  if (out.error() == 0) return code;
+  const int failed = report_error(Error::environment(output_failure_message(out.error())));
+  const bool command_succeeded =
+      code == to_int(ExitCode::ok) || code == to_int(ExitCode::found_problem);
+  return command_succeeded ? failed : code;
+}
+
 }  // namespace
 }  // namespace kblaster
 
 int main(int argc, char** argv) {
-  try {
-    return kblaster::run(argc, argv);
-  } catch (const std::exception& e) {
-    return kblaster::report_error(
-        kblaster::Error::internal(std::string("uncaught exception: ") + e.what()));
-  }
+  using kblaster::OutputBuffering;
+  // A closed pipe (`kblaster plan | head`) ends the process by SIGPIPE, as in git;
+  // every other failure to write stdout is reported by run_checked.
+  kblaster::CheckedOutput out(
+      STDOUT_FILENO, ::isatty(STDOUT_FILENO) ? OutputBuffering::line : OutputBuffering::full);
+  std::streambuf* const stdio = std::cout.rdbuf(&out);
+  const int code = kblaster::run_checked(argc, argv, out);
+  std::cout.rdbuf(stdio);
+  return code;
 }

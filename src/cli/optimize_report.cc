@@ -4,6 +4,7 @@
 
 #include "core/bounded_read.h"
 #include "core/file_replace.h"
+#include "core/file_write.h"
 #include "core/input_limits.h"
 #include "profile/profile_delta.h"
 #include "search/search_budget.h"
@@ -138,9 +139,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   const auto result_file = dir / "result.json";
   j["best_source_file"] = best_file.string();
   j["result_file"] = result_file.string();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error::io("cannot create " + dir.string() + ": " + ec.message());
+  KB_TRY(make_directories(dir));
   KB_TRY(replace_file(best_file, best.source));
   session.progress << "  result: " << j["speedup"]["verdict"].get<std::string>();
   if (j["speedup"]["value"].is_number())
@@ -176,6 +175,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   // The evaluator keeps each built candidate's tree, and each profiled one's ncu CSV,
   // beside the result, named by its fingerprint. Profiles are named only when ncu ran
   // in this run: the folder may be an earlier run's.
+  std::error_code ec;
   if (std::filesystem::is_directory(dir / "trees", ec))
     session.progress << "  candidates' source trees (the baseline, every step's child, and "
                         "children built ahead): "

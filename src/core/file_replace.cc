@@ -3,29 +3,31 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <fstream>
 #include <string>
+
+#include "core/file_write.h"
 
 namespace kblaster {
 
-Status replace_file(const std::filesystem::path& file, std::string_view text) {
+std::filesystem::path temporary_beside(const std::filesystem::path& file) {
   static std::atomic<unsigned> calls{0};
-  const std::filesystem::path tmp =
-      file.string() + ".kblaster-tmp." + std::to_string(::getpid()) + "." + std::to_string(calls++);
+  return file.string() + ".kblaster-tmp." + std::to_string(::getpid()) + "." +
+         std::to_string(calls++);
+}
+
+Status replace_file(const std::filesystem::path& file, std::string_view text) {
+  const std::filesystem::path tmp = temporary_beside(file);
   std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out.flush()) {
-      std::filesystem::remove(tmp, ec);
-      return Error::io("cannot write " + tmp.string());
-    }
+  // On the disk before the rename, so a crash leaves the old file or the whole new one.
+  if (auto written = write_file(tmp, text, FileSync::to_disk); !written) {
+    std::filesystem::remove(tmp, ec);
+    return written.error();
   }
   std::filesystem::rename(tmp, file, ec);
   if (ec) {
-    const std::string why = ec.message();
+    Error failed = write_failure(file, "replace", ec);
     std::filesystem::remove(tmp, ec);
-    return Error::io("cannot replace " + file.string() + ": " + why);
+    return failed;
   }
   return Ok{};
 }

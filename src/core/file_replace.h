@@ -9,9 +9,14 @@
 
 namespace kblaster {
 
+// A path beside `file` for writing its next version: `file` plus ".kblaster-tmp.",
+// the process id and a per-process count, so concurrent writers never share one.
+std::filesystem::path temporary_beside(const std::filesystem::path& file);
+
 // Writes `text` to a temporary beside `file` (named for this process and call, so
-// concurrent writers never share one), then renames it over `file`. On failure the
-// temporary is removed and the Error names the path and the reason.
+// concurrent writers never share one), flushes it to the disk, then renames it over
+// `file`. On failure the temporary is removed and the Error (write_failure's: exit 3
+// for a full disk, a read-only or a forbidden place) names the path and the reason.
 Status replace_file(const std::filesystem::path& file, std::string_view text);
 
 }  // namespace kblaster

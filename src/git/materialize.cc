@@ -2,20 +2,16 @@
 
 #include <unistd.h>
 
-#include <fstream>
+#include "core/file_write.h"
 
 namespace kblaster {
 namespace {
 
-Status write_file(const std::filesystem::path& path, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) return Error::io("cannot create `" + path.parent_path().string() + "`: " + ec.message());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error::io("cannot write `" + path.string() + "`");
-  return Ok{};
+// Writes `text` to `path`, creating its directory: write_failure's errors (exit 3
+// for a full disk or a read-only place).
+Status write_tree_file(const std::filesystem::path& path, const std::string& text) {
+  KB_TRY(make_directories(path.parent_path()));
+  return write_file(path, text);
 }
 
 }  // namespace
@@ -34,7 +30,7 @@ Result<std::filesystem::path> materialize_tree(const SourceTree& tree, const Com
     if (!text)
       return Error::io("cannot read `" + file + "` at " + commit.short_hex() + " (" +
                        tree.describe() + ")");
-    if (auto s = write_file(temp / file, *text); !s) {
+    if (auto s = write_tree_file(temp / file, *text); !s) {
       std::filesystem::remove_all(temp, ec);
       return s.error();
     }
@@ -44,11 +40,11 @@ Result<std::filesystem::path> materialize_tree(const SourceTree& tree, const Com
   std::filesystem::remove_all(dir, ec);
   std::filesystem::rename(temp, dir, ec);
   if (ec) {
+    Error failed = write_failure(dir, "move the tree of " + commit.short_hex() + " to", ec);
     std::filesystem::remove_all(temp, ec);
-    return Error::io("cannot move the tree of " + commit.short_hex() + " into `" + dir.string() +
-                     "`: " + ec.message());
+    return failed;
   }
-  KB_TRY(write_file(marker, commit.hex + "\n"));
+  KB_TRY(write_tree_file(marker, commit.hex + "\n"));
   return dir;
 }
 

@@ -45,6 +45,11 @@ Result<std::unique_ptr<GitRepo>> GitRepo::open(const fs::path& kernel_repo) {
 }
 
 Result<CommitId> GitRepo::resolve(const std::string& rev) const {
+  if (rev.size() > kMaxRevisionLength)
+    return Error::usage("revision `" + rev.substr(0, 40) + "…` is " + std::to_string(rev.size()) +
+                        " characters long; a revision may have at most " +
+                        std::to_string(kMaxRevisionLength) +
+                        " (give a branch, a tag or a commit id)");
   ObjectPtr object;
   const int rc = git_revparse_single(out(object), repo_.get(), rev.c_str());
   if (is_missing_object(repo_.get(), rc))

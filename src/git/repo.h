@@ -30,6 +30,7 @@ class Repo {
  public:
   virtual ~Repo() = default;
   // The commit `rev` ("main", "HEAD~1", "origin/main", a full or short id) names.
+  // GitRepo refuses a `rev` longer than kMaxRevisionLength with Error::usage.
   virtual Result<CommitId> resolve(const std::string& rev) const = 0;
   // The best common ancestor of `a` and `b`; Error::usage if they have none.
   virtual Result<CommitId> merge_base(const CommitId& a, const CommitId& b) const = 0;
@@ -39,6 +40,10 @@ class Repo {
   // The files at `commit`. The tree holds the repository open; it may outlive this Repo.
   virtual Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const = 0;
 };
+
+// The longest revision text resolve() accepts: far above any real branch, tag or
+// expression, and short enough that libgit2 never sees a pathological one.
+inline constexpr std::size_t kMaxRevisionLength = 256;
 
 // The git repository holding a kernel repository, read with libgit2.
 class GitRepo : public Repo {

@@ -22,6 +22,27 @@ Result<std::string> string_at(const json& root, std::initializer_list<const char
   return node->get<std::string>();
 }
 
+// A full object id: 40 hex digits (SHA-1) or 64 (SHA-256), as GitHub writes them.
+bool is_object_id(const std::string& text) {
+  return (text.size() == 40 || text.size() == 64) &&
+         text.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+}
+
+// The object id at `path`: a revision expression (`HEAD@{1}`, `:/text`, a branch)
+// is refused, so the payload can only name commits, never ask git to search.
+Result<std::string> object_id_at(const json& root, std::initializer_list<const char*> path,
+                                 const std::string& source) {
+  auto text = string_at(root, path, source);
+  if (!text || is_object_id(*text)) return text;
+  std::string dotted;
+  for (const char* key : path) dotted.append(dotted.empty() ? "" : ".").append(key);
+  constexpr std::size_t kShown = 80;  // a long value is cut in the message
+  const std::string shown = text->size() > kShown ? text->substr(0, kShown) + "…" : *text;
+  return Error::usage(source + ": `" + dotted + "` is `" + shown +
+                      "`, not an object id (40 or 64 hex digits); the event payload must name "
+                      "commits by their full SHA");
+}
+
 bool is_zero_sha(const std::string& sha) {
   return !sha.empty() && sha.find_first_not_of('0') == std::string::npos;
 }
@@ -35,9 +56,9 @@ Result<EventRevisions> parse_event(const std::string& event_name, const std::str
   EventRevisions r;
   r.event = event_name;
   if (event_name == "pull_request" || event_name == "pull_request_target") {
-    auto base = string_at(root, {"pull_request", "base", "sha"}, source);
+    auto base = object_id_at(root, {"pull_request", "base", "sha"}, source);
     if (!base) return base.error();
-    auto head = string_at(root, {"pull_request", "head", "sha"}, source);
+    auto head = object_id_at(root, {"pull_request", "head", "sha"}, source);
     if (!head) return head.error();
     r.base = *base;
     r.head = *head;
@@ -47,9 +68,9 @@ Result<EventRevisions> parse_event(const std::string& event_name, const std::str
     return r;
   }
   if (event_name == "push") {
-    auto before = string_at(root, {"before"}, source);
+    auto before = object_id_at(root, {"before"}, source);
     if (!before) return before.error();
-    auto after = string_at(root, {"after"}, source);
+    auto after = object_id_at(root, {"after"}, source);
     if (!after) return after.error();
     if (!is_zero_sha(*before)) r.base = *before;
     r.head = *after;

@@ -19,8 +19,9 @@ struct EventRevisions {
 
 // For pull_request(_target): base.sha and head.sha of the pull request (not the
 // merge commit GitHub checks out); for push: before and after. `source` names
-// the payload in messages. Fails with Error::usage for other events and for a
-// payload without the fields the event must have.
+// the payload in messages. Fails with Error::usage for other events, for a
+// payload without the fields the event must have, and for a sha field that is
+// not a full object id (40 or 64 hex digits), so no revision expression gets through.
 Result<EventRevisions> parse_event(const std::string& event_name, const std::string& payload,
                                    const std::string& source);
 

@@ -4,11 +4,12 @@
 
 #include <atomic>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
+#include "core/file_write.h"
 #include "core/include_scan.h"
 #include "core/source_tree.h"
+#include "gpu/elf_object.h"
 #include "gpu/shim.h"
 
 namespace kblaster {
@@ -79,12 +80,29 @@ void make_repo_relative(std::vector<Diagnostic>& diagnostics, const fs::path& ro
   }
 }
 
-Status write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error::io("cannot write " + path.string());
-  return Ok{};
+// The function the shim of `kind` exports, which the harness looks up in the object.
+const char* entry_symbol(ShimKind kind) {
+  return kind == ShimKind::cpu_reference ? "kblaster_reference" : "kblaster_entry";
+}
+
+// What a compile that exited 0 left at `object`: nothing to say if it is a sound
+// shared object, an entry_missing summary if it lacks the entry point, else an
+// environment Error (the compiler, not the user's code, failed).
+Result<std::string> check_built_object(const fs::path& object, ShimKind kind,
+                                       const std::string& compiler_version) {
+  const ObjectCheck check = check_shared_object(object, entry_symbol(kind));
+  if (check.ok()) return std::string();
+  if (check.defect == ObjectDefect::symbol_missing)
+    return std::string("the built object does not export `") + entry_symbol(kind) +
+           "` (does the source hide it, with a visibility pragma or a macro of that name?)";
+  const std::string found = check.defect == ObjectDefect::missing
+                                ? "wrote no object at " + object.string()
+                                : "wrote " + object.string() +
+                                      ", which is not a shared object for this machine (" +
+                                      check.detail + ")";
+  return Error::environment("the compiler (nvcc " + compiler_version + ") exited 0 but " + found +
+                            "; check the CUDA installation (or KBLASTER_NVCC) and the kernel's "
+                            "nvcc_flags");
 }
 
 // Everything the object depends on, with repository-relative paths.
@@ -124,6 +142,8 @@ const char* build_outcome_name(BuildOutcome outcome) {
       return "launcher_mismatch";
     case BuildOutcome::source_missing:
       return "source_missing";
+    case BuildOutcome::entry_missing:
+      return "entry_missing";
   }
   return "unknown";
 }
@@ -143,17 +163,18 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   auto cache_key = compute_cache_key(key);
   if (!cache_key) return cache_key.error();
   result.cache_key = *cache_key;
-  if (auto hit = cache_.lookup(result.cache_key); hit.status == CacheStatus::hit) {
+  auto hit = cache_.lookup(result.cache_key, entry_symbol(request.shim));
+  if (hit.status == CacheStatus::hit) {
     result.outcome = BuildOutcome::cache_hit;
     result.object = hit.object;
     result.summary = "cache hit";
     return result;
   }
+  result.cache_repair = std::move(hit.removed);
 
   const fs::path work = fs::absolute(work_dir_);
+  KB_TRY(make_directories(work));
   std::error_code ec;
-  fs::create_directories(work, ec);
-  if (ec) return Error::io("cannot create " + work.string() + ": " + ec.message());
   const std::string stem = work_stem(result.cache_key);
   CompileJob job;
   job.source = work / (stem + ".shim.cu");
@@ -182,7 +203,15 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
     return result;
   }
   make_repo_relative(result.diagnostics, root);
-  auto stored = cache_.store(result.cache_key, job.output);
+  auto problem = check_built_object(job.output, request.shim, compiler_.version());
+  if (!problem || !problem->empty()) {
+    fs::remove(job.output, ec);
+    if (!problem) return problem.error();
+    result.outcome = BuildOutcome::entry_missing;
+    result.summary = std::move(*problem);
+    return result;
+  }
+  auto stored = cache_.store(result.cache_key, job.output, entry_symbol(request.shim));
   fs::remove(job.output, ec);
   fs::remove(job.source, ec);
   if (!stored) return stored.error();

@@ -17,13 +17,15 @@
 
 namespace kblaster {
 
-// How a build ended. Environment problems (no nvcc) are Errors, not outcomes.
+// How a build ended. Environment problems (no nvcc, a full disk, a compiler that
+// exits 0 without writing a shared object) are Errors, not outcomes.
 enum class BuildOutcome {
   built,              // compiled now and stored in the cache
   cache_hit,          // an identical build was already cached
   compile_error,      // the compiler rejected the user's code
   launcher_mismatch,  // the shim's call of the launcher does not compile
   source_missing,     // the kernel's source file is not in the tree
+  entry_missing,      // a shared object was built, but it does not export the shim's entry point
 };
 
 // A stable snake_case name for reports and JSON: "built", "cache_hit", ...
@@ -47,6 +49,8 @@ struct BuildResult {
   std::string log;                       // the compiler's output; empty on a cache hit
   double seconds = 0.0;                  // compile time; 0 on a cache hit
   std::optional<SandboxReport> sandbox;  // what nvcc's sandbox gave it; unset on a cache hit
+  std::string cache_repair;              // why a damaged cached object was removed first (see
+                                         // CacheLookup::removed), or ""
 
   bool ok() const { return outcome == BuildOutcome::built || outcome == BuildOutcome::cache_hit; }
 };
@@ -60,7 +64,10 @@ class CandidateBuilder {
       : compiler_(compiler), cache_(cache), work_dir_(std::move(work_dir)) {}
 
   // Builds `spec` from request.repo_root. A failed compile is a BuildResult;
-  // Errors are for a compiler that cannot run and for unwritable directories.
+  // Errors are for a compiler that cannot run, or exits 0 without writing a shared
+  // object (Error::environment), and for directories and files that cannot be
+  // written (write_failure's: exit 3 for a full disk or a read-only place).
+  // Only an object that passes check_shared_object is stored.
   Result<BuildResult> build(const KernelSpec& spec, const BuildRequest& request);
 
  private:

@@ -4,7 +4,9 @@
 
 #include <atomic>
 
+#include "core/file_write.h"
 #include "gpu/content_hash.h"
+#include "gpu/elf_object.h"
 
 namespace kblaster {
 namespace {
@@ -53,26 +55,38 @@ fs::path CompileCache::object_path(const std::string& key) const {
   return dir_ / "objects" / (key + ".so");
 }
 
-CacheLookup CompileCache::lookup(const std::string& key) const {
-  std::error_code ec;
+CacheLookup CompileCache::lookup(const std::string& key, std::string_view entry_symbol) const {
   const fs::path path = object_path(key);
-  if (fs::is_regular_file(path, ec)) return {CacheStatus::hit, path};
-  return {CacheStatus::miss, {}};
+  const ObjectCheck check = check_shared_object(path, entry_symbol);
+  if (check.ok()) return {CacheStatus::hit, path, {}};
+  if (check.defect == ObjectDefect::missing) return {CacheStatus::miss, {}, {}};
+  std::error_code ec;
+  fs::remove(path, ec);  // a damaged object would fail every later build that loads it
+  return {CacheStatus::miss,
+          {},
+          "the cached object " + path.string() + " was damaged (" + check.detail + ")" +
+              (ec ? " and could not be removed: " + ec.message() : "; removed it")};
 }
 
-Result<fs::path> CompileCache::store(const std::string& key, const fs::path& built) {
+Result<fs::path> CompileCache::store(const std::string& key, const fs::path& built,
+                                     std::string_view entry_symbol) {
+  if (const ObjectCheck check = check_shared_object(built, entry_symbol); !check.ok())
+    return Error::internal("refusing to cache " + built.string() + ": " + check.detail);
   const fs::path target = object_path(key);
   const fs::path temp = target.parent_path() / ("." + key + ".tmp." + unique_suffix());
+  KB_TRY(make_directories(target.parent_path()));
   std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) return Error::io("cannot create " + target.parent_path().string() + ": " + ec.message());
   fs::copy_file(built, temp, fs::copy_options::overwrite_existing, ec);
-  if (!ec) fs::rename(temp, target, ec);  // atomic: readers see the whole object or none
   if (ec) {
     std::error_code ignored;
     fs::remove(temp, ignored);
-    return Error::io("cannot store " + built.string() + " as " + target.string() + ": " +
-                     ec.message());
+    return write_failure(temp, "copy " + built.string() + " to", ec);
+  }
+  fs::rename(temp, target, ec);  // atomic: readers see the whole object or none
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return write_failure(target, "store the object as", ec);
   }
   return target;
 }

@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
+#include <type_traits>
 
 #include "kb/schema.h"
 
@@ -187,15 +190,21 @@ Status read_row(RowReader& r, const json&, BestKernel& k) {
   return Ok{};
 }
 
-template <class Row>
-Status read_table(const json& doc, const char* table, std::vector<Row>& out) {
+// Reads `table` into `out`. Each row's `key` (its primary key) must be new: a
+// repeated one is a config error naming both rows, not a failed insert later.
+template <class Row, class Key>
+Status read_table(const json& doc, const char* table, std::vector<Row>& out, Key key) {
   const json& rows = doc.at(table);
   if (!rows.is_array())
     return Error::config("KB JSON", std::string("table ") + table + ": expected an array");
+  std::map<std::invoke_result_t<Key, const Row&>, size_t> seen;  // key -> the row that has it
   for (size_t i = 0; i < rows.size(); ++i) {
-    RowReader r(rows[i], table, i);
+    RowReader r(rows[i], table, i);  // named by its key once read
     Row row;
     KB_TRY(read_row(r, rows[i], row));
+    if (auto [first, added] = seen.emplace(key(row), i); !added)
+      return r.fail("", "the same key as row #" + std::to_string(first->second) +
+                            "; each key may appear once in a table");
     out.push_back(std::move(row));
   }
   return Ok{};
@@ -293,12 +302,16 @@ Result<KbContents> kb_from_json(std::string_view text) {
   for (const std::string& t : tables)
     if (!doc.contains(t)) return Error::config("KB JSON", "table " + t + ": missing");
   KbContents kb;
-  KB_TRY(read_table(doc, "techniques", kb.techniques));
-  KB_TRY(read_table(doc, "states", kb.states));
-  KB_TRY(read_table(doc, "stats", kb.stats));
-  KB_TRY(read_table(doc, "trajectories", kb.trajectories));
-  KB_TRY(read_table(doc, "lessons", kb.lessons));
-  KB_TRY(read_table(doc, "best_kernels", kb.best_kernels));
+  KB_TRY(read_table(doc, "techniques", kb.techniques, [](const TechniqueRow& t) { return t.id; }));
+  KB_TRY(read_table(doc, "states", kb.states, [](const StateRow& s) { return s.key; }));
+  KB_TRY(read_table(doc, "stats", kb.stats, [](const StatsRow& r) {
+    return std::make_tuple(r.state, r.technique, r.arch);
+  }));
+  KB_TRY(
+      read_table(doc, "trajectories", kb.trajectories, [](const Trajectory& t) { return t.id; }));
+  KB_TRY(read_table(doc, "lessons", kb.lessons, [](const Lesson& l) { return l.id; }));
+  KB_TRY(
+      read_table(doc, "best_kernels", kb.best_kernels, [](const BestKernel& k) { return k.task; }));
   return kb;
 }
 

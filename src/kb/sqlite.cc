@@ -1,5 +1,6 @@
 #include "kb/sqlite.h"
 
+#include <cerrno>
 #include <cstdio>
 
 namespace kblaster {
@@ -13,6 +14,15 @@ Error sqlite_call_error(const char* call, int code, sqlite3* db, const char* fil
     if (name && *name) message += std::string(" [") + name + "]";
   }
   message += " at " + std::string(file) + ":" + std::to_string(line);
+  // The machine's conditions, not kblaster's bugs: exit 3 with what to do.
+  // sqlite3_system_errno is the errno of the last failed system call, so it is
+  // read only for an I/O error (a failed fsync of a full disk is SQLITE_IOERR_FSYNC).
+  const int primary = code & 0xff;
+  const int system_error = db && primary == SQLITE_IOERR ? sqlite3_system_errno(db) : 0;
+  if (primary == SQLITE_FULL || system_error == ENOSPC || system_error == EDQUOT)
+    return Error::environment(message + " (the disk is full; free space on it and run again)");
+  if (primary == SQLITE_READONLY)
+    return Error::environment(message + " (the KB file or its directory is read-only)");
   return Error::io(std::move(message));
 }
 

@@ -16,8 +16,9 @@
 
 namespace kblaster {
 
-// An Error::io naming `call` (its source text), where it was made, SQLite's result
-// code, sqlite3_errmsg of `db` (if any) and the database file.
+// An Error naming `call` (its source text), where it was made, SQLite's result
+// code, sqlite3_errmsg of `db` (if any) and the database file: Error::environment
+// for a full disk (SQLITE_FULL, ENOSPC) or a read-only file, else Error::io.
 Error sqlite_call_error(const char* call, int code, sqlite3* db, const char* file, int line);
 
 // A value bound to a statement parameter.
@@ -102,7 +103,7 @@ class Transaction {
 }  // namespace kblaster
 
 // Makes the SQLite call `expr` on connection `db`; unless it returns SQLITE_OK,
-// returns an Error::io naming it from the enclosing function.
+// returns sqlite_call_error's Error naming it from the enclosing function.
 #define KB_SQLITE_CALL(db, expr)                                                          \
   do {                                                                                    \
     if (const int kb_sqlite_rc_ = (expr); kb_sqlite_rc_ != SQLITE_OK)                     \

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -91,8 +92,16 @@ std::optional<double> parse_number(std::string_view cell) {
   return value;
 }
 
-NcuValue make_value(const std::string& cell, const std::string& unit) {
-  return NcuValue{parse_number(cell), unit, cell};
+// The value of `metric` in the row at `where`: a NaN, infinite or negative number
+// is a config error, since ncu prints none, and a state read from one would be made up.
+Result<NcuValue> make_value(const std::string& cell, const std::string& unit,
+                            const std::string& metric, const std::string& where) {
+  NcuValue value{parse_number(cell), unit, cell};
+  if (value.number && (!std::isfinite(*value.number) || *value.number < 0.0))
+    return Error::config(where, "metric `" + metric + "` has the value `" + cell +
+                                    "`; ncu reports no NaN, infinite or negative values, so "
+                                    "the CSV is damaged or was edited");
+  return value;
 }
 
 // The launch a row belongs to: the last one while its process and ID repeat
@@ -169,12 +178,17 @@ Result<std::vector<NcuKernel>> parse_ncu_csv(std::string_view csv, const std::st
       std::string key = cells[metric];
       if (section >= 0 && cells[section] != "Command line profiler metrics")
         key = cells[section] + ": " + key;
-      kernel.metrics[key] = make_value(cells[value], unit >= 0 ? cells[unit] : "");
+      auto read = make_value(cells[value], unit >= 0 ? cells[unit] : "", cells[metric], where);
+      KB_TRY(read);
+      kernel.metrics[key] = std::move(*read);
       continue;
     }
-    for (size_t i = 0; i < header.size(); ++i)
-      if (header[i].find("__") != std::string::npos)  // raw metric names are unit__counter…
-        kernel.metrics[header[i]] = make_value(cells[i], units[i]);
+    for (size_t i = 0; i < header.size(); ++i) {
+      if (header[i].find("__") == std::string::npos) continue;  // raw names are unit__counter…
+      auto read = make_value(cells[i], units[i], header[i], where);
+      KB_TRY(read);
+      kernel.metrics[header[i]] = std::move(*read);
+    }
   }
   return kernels;
 }

@@ -40,6 +40,8 @@ struct NcuKernel {
 // recognisable header, or a row with the wrong number of cells, is a config
 // error naming origin:line. Details rows may stop short of the trailing rule
 // columns ("Rule Name", …), as ncu 2025 prints them; "n/a" is a missing value.
+// A metric whose value reads as NaN, infinite or negative is a config error
+// naming origin:line and the metric.
 Result<std::vector<NcuKernel>> parse_ncu_csv(std::string_view csv, const std::string& origin);
 
 }  // namespace kblaster

@@ -15,9 +15,8 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-}  // namespace
-
-CliResult run_kblaster(const std::vector<std::string>& args) {
+// Runs `args` under /bin/sh with stderr kept apart and `redirect` (e.g. " >/dev/full") added.
+CliResult run_redirected(const std::vector<std::string>& args, const std::string& redirect) {
   TempDir scratch;
   const auto err_path = scratch.path() / "stderr";
   std::string command = shell_quote(kblaster_binary().string());
@@ -25,6 +24,7 @@ CliResult run_kblaster(const std::vector<std::string>& args) {
     command.push_back(' ');
     command.append(shell_quote(a));
   }
+  command.append(redirect);
   command.append(" 2>");
   command.append(shell_quote(err_path.string()));
   ProcessOptions options;
@@ -42,6 +42,14 @@ CliResult run_kblaster(const std::vector<std::string>& args) {
   text << err.rdbuf();
   cli.err = text.str();
   return cli;
+}
+
+}  // namespace
+
+CliResult run_kblaster(const std::vector<std::string>& args) { return run_redirected(args, ""); }
+
+CliResult run_kblaster_to(const std::vector<std::string>& args, const std::string& stdout_path) {
+  return run_redirected(args, " >" + shell_quote(stdout_path));
 }
 
 }  // namespace kblaster::testing

@@ -104,6 +104,15 @@ TEST(PlanChangesCli, MissingBaseIsAUsageErrorNamingIt) {
   EXPECT_THAT(r.err, HasSubstr("base revision"));
 }
 
+TEST(PlanChangesCli, AnOverlongRevisionIsAUsageErrorNamingTheLimit) {
+  ChangedRepo repo;
+  auto r = run_kblaster(
+      {"plan", repo.dir.path().string(), "--base", std::string(4000, 'a'), "--head", "HEAD"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("base revision `aaaa"));
+  EXPECT_THAT(r.err, HasSubstr("is 4000 characters long; a revision may have at most 256"));
+}
+
 TEST(PlanChangesCli, ReadsBaseAndHeadFromAPullRequestEvent) {
   ChangedRepo repo;
   const auto event = repo.dir.path() / "event.json";
@@ -329,13 +338,13 @@ TEST(RequestedRange, ComesFromFlagsOrTheEventAndRejectsHalfARange) {
     return std::optional<std::string>(n == "GITHUB_EVENT_NAME" ? "push" : "/e.json");
   };
   auto file = [](const std::string&) {
-    return std::optional<std::string>(
-        R"({"before":"0000000000000000000000000000000000000000","after":"abc"})");
+    return std::optional<std::string>(R"({"before":"0000000000000000000000000000000000000000",)"
+                                      R"("after":"abcabcabcabcabcabcabcabcabcabcabcabcabca"})");
   };
   auto push = requested_range(event, env, file);
   ASSERT_TRUE(push.ok()) << push.error().message;
   EXPECT_FALSE((*push)->base.has_value());
-  EXPECT_EQ((*push)->head, "abc");
+  EXPECT_EQ((*push)->head, "abcabcabcabcabcabcabcabcabcabcabcabcabca");
 }
 
 }  // namespace

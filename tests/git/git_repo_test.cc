@@ -11,6 +11,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::RepoBuilder;
 using testing::TempDir;
 
@@ -53,6 +54,25 @@ TEST(GitRepo, MissingRevisionInAFullCloneIsAUsageErrorNamingIt) {
   auto head = resolve_range(*repo, "HEAD", "nope", BaseMode::as_given);
   ASSERT_FALSE(head.ok());
   EXPECT_THAT(head.error().message, HasSubstr("head revision `nope`"));
+}
+
+TEST(GitRepo, AnOverlongRevisionIsAUsageErrorNamingTheLimit) {
+  TempDir dir;
+  RepoBuilder git(dir.path());
+  git.write("a.txt", "one\n");
+  git.commit("first");
+  auto repo = open_repo(dir.path());
+  auto at_limit = repo->resolve(std::string(kMaxRevisionLength, 'x'));  // libgit2 parses it
+  ASSERT_FALSE(at_limit.ok());
+  EXPECT_EQ(at_limit.error().kind, ErrorKind::usage);
+  EXPECT_THAT(at_limit.error().message, Not(HasSubstr("characters long")));
+  auto range = resolve_range(*repo, std::string(4000, 'x'), "HEAD", BaseMode::as_given);
+  ASSERT_FALSE(range.ok());
+  EXPECT_EQ(range.error().kind, ErrorKind::usage);
+  EXPECT_THAT(range.error().message, HasSubstr("base revision `xxxx"));
+  EXPECT_THAT(range.error().message,
+              HasSubstr("is 4000 characters long; a revision may have at most 256"));
+  EXPECT_LT(range.error().message.size(), 300u) << "the message repeats the whole revision";
 }
 
 TEST(GitRepo, MissingBaseInAShallowCloneNamesTheFix) {

@@ -1,9 +1,16 @@
 #include "github/event_payload.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 namespace kblaster {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // Trimmed from real payloads: only the fields kblaster reads, plus neighbours
 // that must not be mistaken for them (the merge commit's sha, the repo ids).
@@ -36,9 +43,10 @@ TEST(EventPayload, PullRequestFromAForkIsMarked) {
 }
 
 TEST(EventPayload, PushComparesBeforeWithAfter) {
-  auto r = parse_event("push", R"({"ref":"refs/heads/main","before":"1111111111111111111111111111111111111111",
+  auto r = parse_event(
+      "push", R"({"ref":"refs/heads/main","before":"1111111111111111111111111111111111111111",
                                    "after":"2222222222222222222222222222222222222222"})",
-                       "event.json");
+      "event.json");
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->base, "1111111111111111111111111111111111111111");
   EXPECT_EQ(r->head, "2222222222222222222222222222222222222222");
@@ -55,7 +63,8 @@ TEST(EventPayload, PushThatCreatesABranchHasNoBase) {
 TEST(EventPayload, BadPayloadsNameTheFileAndField) {
   auto missing = parse_event("pull_request", R"({"pull_request":{"base":{}}})", "/tmp/event.json");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "/tmp/event.json: the event payload has no `pull_request.base.sha`");
+  EXPECT_EQ(missing.error().message,
+            "/tmp/event.json: the event payload has no `pull_request.base.sha`");
   EXPECT_EQ(missing.error().kind, ErrorKind::usage);
 
   auto not_json = parse_event("push", "{not json", "/tmp/event.json");
@@ -65,6 +74,35 @@ TEST(EventPayload, BadPayloadsNameTheFileAndField) {
   auto wrong_type = parse_event("push", R"({"before": 3, "after": "x"})", "/tmp/event.json");
   ASSERT_FALSE(wrong_type.ok());
   EXPECT_EQ(wrong_type.error().message, "/tmp/event.json: `before` is not a string");
+}
+
+TEST(EventPayload, ShaFieldsMustBeObjectIdsNotRevisionExpressions) {
+  const std::string after = "2222222222222222222222222222222222222222";
+  for (const std::string& before :
+       std::vector<std::string>{":/fix the bug", "HEAD@{1}", "main", "HEAD~1", "1111111",
+                                std::string(40, 'g'), std::string(41, '1'), std::string()}) {
+    auto r = parse_event("push", R"({"before":")" + before + R"(","after":")" + after + R"("})",
+                         "event.json");
+    ASSERT_FALSE(r.ok()) << before;
+    EXPECT_EQ(r.error().kind, ErrorKind::usage);
+    EXPECT_THAT(r.error().message,
+                StartsWith("event.json: `before` is `" + before + "`, not an object id"));
+  }
+  std::string payload = kPullRequest;
+  payload.replace(payload.find("bbbb"), 40, "HEAD@{1}");
+  auto pr = parse_event("pull_request", payload, "event.json");
+  ASSERT_FALSE(pr.ok());
+  EXPECT_THAT(pr.error().message,
+              HasSubstr("`pull_request.head.sha` is `HEAD@{1}`, not an object id"));
+}
+
+TEST(EventPayload, Sha256ObjectIdsAreAccepted) {
+  const std::string before(64, 'a'), after(64, 'b');
+  auto r = parse_event("push", R"({"before":")" + before + R"(","after":")" + after + R"("})",
+                       "event.json");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->base, before);
+  EXPECT_EQ(r->head, after);
 }
 
 TEST(EventPayload, OtherEventsAskForExplicitRevisions) {

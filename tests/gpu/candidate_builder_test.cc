@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "gpu/elf_object.h"
 #include "real_nvcc.h"
 #include "test_paths.h"
 
@@ -66,7 +67,16 @@ struct Workspace {
   BuildRequest request() const { return {repo, "sm_90", {}, {}}; }
 };
 
-// Records each job; "compiles" by writing a placeholder object.
+// What FakeCompiler leaves at the job's output while exiting 0.
+enum class FakeOutput {
+  sound,     // a host-compiled shared object exporting both entry points
+  nothing,   // no file at all
+  empty,     // a zero-byte file
+  random,    // bytes that are no ELF object
+  no_entry,  // a shared object exporting neither entry point
+};
+
+// Records each job; "compiles" by leaving `output` at the job's output path.
 class FakeCompiler final : public Compiler {
  public:
   Result<CompileOutput> compile(const CompileJob& job) override {
@@ -74,7 +84,23 @@ class FakeCompiler final : public Compiler {
     if (fail_to_run) return Error::environment("nvcc not found");
     std::ifstream shim(job.source);
     shim_texts.push_back(std::string(std::istreambuf_iterator<char>(shim), {}));
-    std::ofstream(job.output) << "object";
+    std::string bytes;
+    switch (output) {
+      case FakeOutput::sound:
+        bytes = testing::read_text(KBLASTER_TEST_ENTRY_OBJECT);
+        break;
+      case FakeOutput::nothing:
+        return CompileOutput{0, "", 0.5};
+      case FakeOutput::empty:
+        break;
+      case FakeOutput::random:
+        for (int i = 0; i < 4096; ++i) bytes.push_back(static_cast<char>(i * 7919 % 251));
+        break;
+      case FakeOutput::no_entry:
+        bytes = testing::read_text(KBLASTER_TEST_NO_ENTRY_OBJECT);
+        break;
+    }
+    std::ofstream(job.output, std::ios::binary) << bytes;
     return CompileOutput{0, "", 0.5};
   }
   const std::string& version() const override { return version_; }
@@ -82,6 +108,7 @@ class FakeCompiler final : public Compiler {
   std::vector<CompileJob> jobs;
   std::vector<std::string> shim_texts;
   bool fail_to_run = false;
+  FakeOutput output = FakeOutput::sound;
 
  private:
   std::string version_ = "fake 1.0";
@@ -93,6 +120,82 @@ TEST(CandidateBuilder, OutcomeNamesAreStable) {
   EXPECT_STREQ(build_outcome_name(BuildOutcome::compile_error), "compile_error");
   EXPECT_STREQ(build_outcome_name(BuildOutcome::launcher_mismatch), "launcher_mismatch");
   EXPECT_STREQ(build_outcome_name(BuildOutcome::source_missing), "source_missing");
+  EXPECT_STREQ(build_outcome_name(BuildOutcome::entry_missing), "entry_missing");
+}
+
+// A compiler that exits 0 without leaving a shared object is the machine's problem
+// (exit 3), and nothing it left enters the cache, so no later build loads it.
+TEST(CandidateBuilder, ACompilerThatExitsZeroWithoutAnObjectIsAnEnvironmentError) {
+  for (const auto& [output, says] : std::vector<std::pair<FakeOutput, std::string>>{
+           {FakeOutput::nothing, "exited 0 but wrote no object at "},
+           {FakeOutput::empty, "which is not a shared object for this machine (the file is empty)"},
+           {FakeOutput::random,
+            "which is not a shared object for this machine (it does not "
+            "start with the ELF magic bytes)"}}) {
+    Workspace ws;
+    FakeCompiler compiler;
+    compiler.output = output;
+    CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+    auto r = builder.build(scale_spec(), ws.request());
+    ASSERT_FALSE(r.ok()) << says;
+    EXPECT_EQ(r.error().kind, ErrorKind::environment);
+    EXPECT_THAT(r.error().message, StartsWith("the compiler (nvcc fake 1.0) exited 0 but wrote "));
+    EXPECT_THAT(r.error().message, HasSubstr(says));
+    EXPECT_THAT(r.error().message, HasSubstr("check the CUDA installation"));
+    EXPECT_FALSE(fs::exists(ws.cache.dir() / "objects")) << "nothing was stored";
+    EXPECT_FALSE(fs::exists(compiler.jobs.at(0).output)) << "the bad output is removed";
+  }
+}
+
+// A sound object without the shim's entry point is this kernel's failure, not the machine's.
+TEST(CandidateBuilder, AnObjectWithoutTheEntryPointIsAnOutcomeAndNotCached) {
+  Workspace ws;
+  FakeCompiler compiler;
+  compiler.output = FakeOutput::no_entry;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  auto r = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outcome, BuildOutcome::entry_missing);
+  EXPECT_FALSE(r->ok());
+  EXPECT_THAT(r->summary, HasSubstr("does not export `kblaster_entry`"));
+  EXPECT_TRUE(r->object.empty());
+  EXPECT_EQ(ws.cache.lookup(r->cache_key, "kblaster_entry").status, CacheStatus::miss);
+}
+
+// A CPU reference's object is checked for kblaster_reference, a candidate's for kblaster_entry.
+TEST(CandidateBuilder, EachShimKindIsCheckedForItsOwnEntryPoint) {
+  Workspace ws;
+  FakeCompiler compiler;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  BuildRequest request = ws.request();
+  request.shim = ShimKind::cpu_reference;
+  auto built = builder.build(scale_spec(), request);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  EXPECT_EQ(built->outcome, BuildOutcome::built);
+  EXPECT_EQ(ws.cache.lookup(built->cache_key, "kblaster_reference").status, CacheStatus::hit);
+}
+
+// An object damaged in the cache is removed and built again, and the result says so.
+TEST(CandidateBuilder, ADamagedCachedObjectIsRebuiltAndTheResultSaysSo) {
+  Workspace ws;
+  FakeCompiler compiler;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  auto first = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(first->outcome, BuildOutcome::built);
+  EXPECT_EQ(first->cache_repair, "");
+  std::ofstream(first->object, std::ios::trunc) << "garbage";
+  auto again = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->outcome, BuildOutcome::built);
+  EXPECT_EQ(compiler.jobs.size(), 2u);
+  EXPECT_THAT(again->cache_repair, StartsWith("the cached object " + first->object.string() +
+                                              " was damaged (it does not start with the ELF"));
+  EXPECT_TRUE(check_shared_object(again->object, "kblaster_entry").ok());
+  auto hit = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(hit.ok()) << hit.error().message;
+  EXPECT_EQ(hit->outcome, BuildOutcome::cache_hit);
+  EXPECT_EQ(hit->cache_repair, "");
 }
 
 TEST(CandidateBuilder, PassesTunableDefaultsRequestedMacrosAndFlags) {
@@ -182,7 +285,7 @@ TEST(CandidateBuilder, CompileErrorPointsAtTheUsersFileAndLine) {
   EXPECT_THAT(first.message, HasSubstr("undefined_thing"));
   EXPECT_THAT(r->summary, StartsWith("compile error: kernels/scale.cu:14:17: error:"));
   EXPECT_TRUE(r->object.empty());
-  EXPECT_EQ(ws.cache.lookup(r->cache_key).status, CacheStatus::miss);
+  EXPECT_EQ(ws.cache.lookup(r->cache_key, "kblaster_entry").status, CacheStatus::miss);
 }
 
 TEST(CandidateBuilder, WrongArgumentCountIsALauncherMismatch) {

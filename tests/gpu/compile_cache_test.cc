@@ -1,5 +1,6 @@
 #include "gpu/compile_cache.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -10,6 +11,7 @@ namespace kblaster {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::HasSubstr;
 
 CacheKeyInputs sample_inputs() {
   return {"// shim",
@@ -52,15 +54,16 @@ TEST(CompileCache, StoresAtomicallyAndThenHits) {
   testing::TempDir dir;
   CompileCache cache(dir.path() / "cache");
   const std::string key(64, 'a');
-  EXPECT_EQ(cache.lookup(key).status, CacheStatus::miss);
-  EXPECT_TRUE(cache.lookup(key).object.empty());
+  EXPECT_EQ(cache.lookup(key, "kblaster_entry").status, CacheStatus::miss);
+  EXPECT_TRUE(cache.lookup(key, "kblaster_entry").object.empty());
+  EXPECT_EQ(cache.lookup(key, "kblaster_entry").removed, "");
 
-  auto built = dir.write("work/k.so", "object bytes");
-  auto stored = cache.store(key, built);
+  auto built = dir.write("work/k.so", testing::read_text(KBLASTER_TEST_ENTRY_OBJECT));
+  auto stored = cache.store(key, built, "kblaster_entry");
   ASSERT_TRUE(stored.ok()) << stored.error().message;
   EXPECT_EQ(*stored, dir.path() / "cache/objects" / (key + ".so"));
   EXPECT_EQ(*stored, cache.object_path(key));
-  auto hit = cache.lookup(key);
+  auto hit = cache.lookup(key, "kblaster_entry");
   EXPECT_EQ(hit.status, CacheStatus::hit);
   EXPECT_EQ(hit.object, *stored);
   // Only the object itself is left in the directory: no temp files.
@@ -69,15 +72,46 @@ TEST(CompileCache, StoresAtomicallyAndThenHits) {
   EXPECT_TRUE(fs::exists(built));
 }
 
-TEST(CompileCache, StoringAMissingObjectIsAnIoError) {
+// The builder checks an object before it stores it; the cache refuses one it was
+// not meant to get, so nothing unsound can enter it.
+TEST(CompileCache, StoringAMissingOrUnsoundObjectIsRefusedAndLeavesNothing) {
   testing::TempDir dir;
-  CompileCache cache(dir.path());
-  auto stored = cache.store(std::string(64, 'b'), dir.path() / "missing.so");
-  ASSERT_FALSE(stored.ok());
-  EXPECT_EQ(stored.error().kind, ErrorKind::io);
-  EXPECT_EQ(cache.lookup(std::string(64, 'b')).status, CacheStatus::miss);
-  std::vector<fs::path> entries(fs::directory_iterator(dir.path() / "objects"), {});
-  EXPECT_TRUE(entries.empty());
+  CompileCache cache(dir.path() / "cache");
+  const std::string key(64, 'b');
+  for (const fs::path& built :
+       {dir.path() / "missing.so", dir.write("empty.so", ""), dir.write("text.so", "object"),
+        fs::path(KBLASTER_TEST_NO_ENTRY_OBJECT)}) {
+    auto stored = cache.store(key, built, "kblaster_entry");
+    ASSERT_FALSE(stored.ok()) << built;
+    EXPECT_EQ(stored.error().kind, ErrorKind::internal);
+    EXPECT_THAT(stored.error().message, HasSubstr("refusing to cache " + built.string()));
+    EXPECT_EQ(cache.lookup(key, "kblaster_entry").status, CacheStatus::miss);
+    EXPECT_FALSE(fs::exists(cache.object_path(key)));
+  }
+}
+
+// An object damaged in the cache (an old kblaster stored a broken compiler's output,
+// or the disk did) is removed at lookup, so the kernel is built again.
+TEST(CompileCache, ADamagedStoredObjectIsRemovedAndMisses) {
+  testing::TempDir dir;
+  CompileCache cache(dir.path() / "cache");
+  const std::string key(64, 'c');
+  const std::string sound = testing::read_text(KBLASTER_TEST_ENTRY_OBJECT);
+  for (const std::string& damaged :
+       {std::string(), std::string("random bytes"), sound.substr(0, sound.size() / 2),
+        testing::read_text(KBLASTER_TEST_NO_ENTRY_OBJECT)}) {
+    dir.write("cache/objects/" + key + ".so", damaged);
+    const CacheLookup lookup = cache.lookup(key, "kblaster_entry");
+    EXPECT_EQ(lookup.status, CacheStatus::miss) << damaged.size();
+    EXPECT_TRUE(lookup.object.empty());
+    EXPECT_THAT(lookup.removed, HasSubstr("the cached object " + cache.object_path(key).string() +
+                                          " was damaged ("));
+    EXPECT_THAT(lookup.removed, ::testing::EndsWith("; removed it"));
+    EXPECT_FALSE(fs::exists(cache.object_path(key)));
+  }
+  // The object is checked for the entry point the caller loads.
+  dir.write("cache/objects/" + key + ".so", sound);
+  EXPECT_EQ(cache.lookup(key, "kblaster_reference").status, CacheStatus::hit);
 }
 
 }  // namespace

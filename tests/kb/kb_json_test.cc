@@ -173,7 +173,8 @@ TEST_F(KbJsonTest, MalformedRowsNameTableRowAndFieldAndWriteNothing) {
        "field extra: unknown field"},
       {R"([{"id": "x", "task": "t", "arch": "a", "created_at": 1, "steps": []},
            {"id": "x", "task": "t", "arch": "a", "created_at": 1, "steps": []}])",
-       "table trajectories, row x"},
+       "table trajectories, row #1 (x): the same key as row #0; each key may appear once in a "
+       "table"},
       {R"({})", "table trajectories: expected an array"},
   };
   for (const auto& c : cases) {
@@ -186,6 +187,53 @@ TEST_F(KbJsonTest, MalformedRowsNameTableRowAndFieldAndWriteNothing) {
     ASSERT_TRUE(empty.ok());
     EXPECT_TRUE(*empty);
   }
+}
+
+// A repeated primary key is the file's fault (exit 2), found before anything is
+// written, in every table; rows that only share a prefix of their key are distinct.
+TEST_F(KbJsonTest, ARepeatedKeyInAnyTableIsAConfigErrorNamingBothRows) {
+  const std::string version = std::to_string(latest_schema_version());
+  const std::string stats_row =
+      R"("attempts": 1, "compile_failures": 0, "verify_failures": 0, "slower": 0, "faster": 1,
+         "measured": 1, "sum_log_speedup": 0.1, "sum_sq_log_speedup": 0.01, "last_seen": 1)";
+  const struct {
+    const char* table;
+    std::string rows;
+  } cases[] = {
+      {"techniques", R"([{"id": "v", "category": "c", "description": "d", "applier": "a"},
+                         {"id": "v", "category": "c2", "description": "d", "applier": "a"}])"},
+      {"states", R"([{"key": "k", "class": "c", "description": "d"},
+                     {"key": "k", "class": "c", "description": "d"}])"},
+      {"stats", R"([{"state": "s", "technique": "t", "arch": "a", )" + stats_row +
+                    R"(}, {"state": "s", "technique": "t", "arch": "a", )" + stats_row + "}]"},
+      {"lessons", R"([{"id": "l", "state": "s", "technique": "t", "text": "x", "created_at": 1},
+                      {"id": "l", "state": "s", "technique": "t", "text": "y", "created_at": 2}])"},
+      {"best_kernels", R"([{"task": "t", "source": "s", "result": "{}", "speedup": 1.5},
+                           {"task": "t", "source": "s2", "result": "{}", "speedup": 2.5}])"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.table);
+    std::string doc = R"({"kblaster_kb": 1, "schema_version": )" + version;
+    for (const char* table :
+         {"techniques", "states", "stats", "trajectories", "lessons", "best_kernels"})
+      doc += std::string(", \"") + table + "\": " + (table == std::string(c.table) ? c.rows : "[]");
+    doc += "}";
+    Result<KbContents> kb = kb_from_json(doc);
+    ASSERT_FALSE(kb.ok());
+    EXPECT_EQ(kb.error().kind, ErrorKind::config);
+    EXPECT_NE(kb.error().message.find(std::string("table ") + c.table + ", row #1 ("),
+              std::string::npos)
+        << kb.error().message;
+    EXPECT_NE(kb.error().message.find("the same key as row #0"), std::string::npos);
+  }
+  // ("a/b", "c") and ("a", "b/c") print alike but are two keys.
+  std::string two = R"({"kblaster_kb": 1, "schema_version": )" + version +
+                    R"(, "techniques": [], "states": [], "trajectories": [], "lessons": [],
+                    "best_kernels": [], "stats": [
+                    {"state": "a/b", "technique": "c", "arch": "x", )" +
+                    stats_row + R"(}, {"state": "a", "technique": "b/c", "arch": "x", )" +
+                    stats_row + "}]}";
+  EXPECT_TRUE(kb_from_json(two).ok()) << kb_from_json(two).error().message;
 }
 
 TEST_F(KbJsonTest, RejectsWrongHeaderAndBadJson) {

@@ -21,6 +21,21 @@ TEST(KbSqliteTest, AFailedCallNamesTheCallAndSqlitesMessage) {
   EXPECT_NE(st.error().message.find("x.sqlite"), std::string::npos);
 }
 
+// SQLITE_FULL is the machine's condition (exit 3), with what to do; max_page_count
+// makes SQLite answer it exactly as a full disk does.
+TEST(KbSqliteTest, AFullDatabaseIsAnEnvironmentErrorThatSaysTheDiskIsFull) {
+  testing::TempDir dir;
+  Result<Database> db = Database::open(dir.path() / "x.sqlite");
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->exec("CREATE TABLE t (v BLOB); PRAGMA max_page_count = 4").ok());
+  Status full = db->exec("INSERT INTO t VALUES (zeroblob(1000000))");
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().kind, ErrorKind::environment);
+  EXPECT_NE(full.error().message.find("the disk is full"), std::string::npos)
+      << full.error().message;
+  EXPECT_NE(full.error().message.find("x.sqlite"), std::string::npos);
+}
+
 TEST(KbSqliteTest, ATransactionRollsBackUnlessCommitted) {
   testing::TempDir dir;
   Result<Database> db = Database::open(dir.path() / "x.sqlite");

@@ -119,6 +119,33 @@ TEST(ClassifyCli, AMissingOrBrokenCsvNamesTheFile) {
   EXPECT_THAT(r.err, ::testing::HasSubstr("broken.csv"));
 }
 
+// A NaN or negative metric (edited into a real capture) is refused with the file,
+// the row and the metric, where it used to print "SM nan%" and a state.
+TEST(ClassifyCli, ANanOrNegativeMetricIsAnErrorNamingFileRowAndMetric) {
+  testing::TempDir dir;
+  const std::string full =
+      testing::read_text(testing::source_dir() / "tests/profile/fixtures/h200/axpy.full.csv");
+  const struct {
+    std::string metric, good, bad;
+    int line;
+  } cases[] = {{"Compute (SM) Throughput", "34.98", "nan", 17},
+               {"DRAM Throughput", "65.53", "-5", 12}};
+  for (const auto& c : cases) {
+    std::string edited = full;
+    const std::string cell = "\"" + c.metric + "\",\"%\",\"";
+    const auto at = edited.find(cell + c.good + "\"");
+    ASSERT_NE(at, std::string::npos) << c.metric;
+    edited.replace(at + cell.size(), c.good.size(), c.bad);
+    const auto csv = dir.write("edited.csv", edited);
+    auto r = testing::run_kblaster({"classify", "--ncu-csv", csv.string()});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_THAT(r.err,
+                ::testing::HasSubstr(csv.string() + ":" + std::to_string(c.line) + ": metric `" +
+                                     c.metric + "` has the value `" + c.bad + "`"));
+    EXPECT_EQ(r.out, "") << "no state is printed";
+  }
+}
+
 // The roofline needs the workload and the ceiling: half of the pair used to be
 // dropped without a word, and is now a usage error naming the missing flag.
 TEST(ClassifyCli, HalfARooflineIsAUsageError) {

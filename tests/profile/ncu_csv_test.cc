@@ -162,6 +162,36 @@ TEST(NcuCsv, UnterminatedQuoteIsAnError) {
   EXPECT_EQ(r.error().where, "cut.csv:2");
 }
 
+// ncu prints no NaN, infinite or negative metric; a row holding one is refused by row
+// and metric, on both pages, rather than classified ("SM nan%").
+TEST(NcuCsv, NanInfiniteAndNegativeValuesNameTheFileRowAndMetric) {
+  for (const std::string bad : {"nan", "-nan", "NaN", "inf", "-5", "-0.5", "-1,024"}) {
+    std::string details = details_page();
+    details.replace(details.find("\"44.92\""), 7, "\"" + bad + "\"");
+    Result<std::vector<NcuKernel>> r = parse_ncu_csv(details, "full.csv");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().kind, ErrorKind::config);
+    EXPECT_EQ(r.error().where, "full.csv:7");
+    EXPECT_EQ(r.error().message, "metric `DRAM Throughput` has the value `" + bad +
+                                     "`; ncu reports no NaN, infinite or negative values, so the "
+                                     "CSV is damaged or was edited");
+  }
+  std::string raw = R"c("ID","Kernel Name","dram__bytes_read.sum")c"
+                    "\n"
+                    R"c("","","byte")c"
+                    "\n"
+                    R"c("0","k","-5")c"
+                    "\n";
+  Result<std::vector<NcuKernel>> r = parse_ncu_csv(raw, "raw.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().describe(),
+            "raw.csv:3: metric `dram__bytes_read.sum` has the value `-5`; ncu reports no NaN, "
+            "infinite or negative values, so the CSV is damaged or was edited");
+  std::string zero = raw;
+  zero.replace(zero.find("\"-5\""), 4, "\"0\"");
+  EXPECT_TRUE(parse_ncu_csv(zero, "raw.csv").ok());
+}
+
 // Real captures dropped into tests/profile/fixtures/ must parse and profile.
 TEST(NcuCsv, EveryFixtureParses) {
   std::error_code ec;
