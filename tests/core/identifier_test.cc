@@ -29,7 +29,8 @@ TEST(Identifier, HostileKernelNamesAreRefusedNamingTheRule) {
     EXPECT_FALSE(is_kernel_name(bad)) << bad;
     auto why = name_problem(bad, NameKind::kernel);
     ASSERT_TRUE(why.has_value()) << bad;
-    EXPECT_EQ(*why, "`" + std::string(bad) +
+    const std::string name = bad;
+    EXPECT_EQ(*why, "`" + name +
                         "` may only use letters, digits, '_', '.' and '-', and must start with a "
                         "letter, a digit or '_'");
   }

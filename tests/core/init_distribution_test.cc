@@ -25,7 +25,8 @@ TEST(InitDistribution, OtherShapesAreNotDistributions) {
                           "uniform(1,2)x", "uniform(,2)", "randint(0;1)"}) {
     auto d = parse_init(bad);
     ASSERT_FALSE(d.ok()) << bad;
-    EXPECT_EQ(d.error().message, "`" + std::string(bad) +
+    const std::string text = bad;
+    EXPECT_EQ(d.error().message, "`" + text +
                                      "` is not a distribution; use normal, normal(mean,std), "
                                      "uniform(lo,hi) or randint(lo,hi)");
   }

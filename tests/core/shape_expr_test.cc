@@ -97,7 +97,8 @@ TEST(ShapeExpr, NestingUpToTheLimitParsesAndOneMoreLevelIsAnError) {
       << "the column of the parenthesis one past the limit";
   EXPECT_EQ(parens.error().message,
             "parentheses and unary minuses nest more than " + depth + " deep");
-  auto minuses = ShapeExpr::parse("(" + std::string(kMaxExpressionDepth, '-') + "1)");
+  const std::string all_minuses(kMaxExpressionDepth, '-');
+  auto minuses = ShapeExpr::parse("(" + all_minuses + "1)");
   ASSERT_FALSE(minuses.ok()) << "parentheses and minuses count together";
   EXPECT_EQ(minuses.error().message, parens.error().message);
   EXPECT_TRUE(
