@@ -1,6 +1,7 @@
 #include "core/config_loader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "core/arch_name.h"
@@ -10,6 +11,7 @@
 #include "core/path_glob.h"
 #include "core/suggest.h"
 #include "core/toml_fields.h"
+#include "core/toml_text_guard.h"
 
 namespace kblaster {
 namespace {
@@ -22,8 +24,17 @@ const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_f
 Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
   auto text = tree.read(file);
   if (!text)
-    return Error::config(file, "cannot read `" + file + "` in " + tree.describe() +
-                                   leaves_tree_note(tree, file));
+    return Error::config(
+        file, "cannot read `" + file + "` in " + tree.describe() + leaves_tree_note(tree, file));
+  if (auto bad = find_unsafe_toml_character(*text)) {
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(bad->code_point));
+    return Error::config(file + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
+                         std::string("the character ") + code +
+                             " cannot be read safely by the TOML library this kblaster is built "
+                             "with (toml++ 3.3); write it as an escape (\\u" +
+                             (code + 2) + ") inside a string, or remove it");
+  }
   try {
     return toml::parse(*text, file);
   } catch (const toml::parse_error& e) {
