@@ -1,13 +1,18 @@
 #include "core/toml_text_guard.h"
 
+#include <cstdint>
+
 namespace kblaster {
 namespace {
 
+// Mirrors toml++ 3.3.0's is_non_ascii_horizontal_whitespace: true exactly
+// where it falls through to TOML_UNREACHABLE.
 bool unsafe(char32_t c) {
-  // is_non_ascii_horizontal_whitespace's child indexes 0 and 11 ((c - 0xA0) / 0x3FA),
-  // which its switch does not handle, less the code points it tests for first.
-  return (c >= 0xA1 && c < 0xA0 + 0x3FA) ||
-         (c >= 0xA0 + 11 * 0x3FA && c < 0xA0 + 12 * 0x3FA && c != 0x3000);
+  if (c < 0xA0 || c > 0xFEFF) return false;
+  const auto child_index = (static_cast<std::uint64_t>(c) - 0xA0) / 0x3FA;
+  if ((1ULL << child_index) & 0x7FFFFFFFFFFFF75EULL) return false;  // answered "no" at once
+  if (c == 0xA0 || c == 0x3000 || c == 0xFEFF) return false;        // answered "yes"
+  return child_index != 5 && child_index != 7;                      // its switch's two cases
 }
 
 }  // namespace

@@ -18,9 +18,9 @@ struct UnsafeCharacter {
   int column = 1;  // 1-based, in characters
 };
 
-// The first character of `text` (UTF-8) in U+00A1..U+0499 or U+2CAE..U+30A7
-// (U+3000 excepted), the code points that send toml++ 3.3.0 to undefined
-// behaviour; nullopt when there is none.
+// The first character of `text` (UTF-8) in U+00A1..U+0499, U+2CAE..U+30A7
+// (U+3000 excepted) or U+FB26..U+FEFE, the code points that send toml++ 3.3.0
+// to undefined behaviour; nullopt when there is none.
 std::optional<UnsafeCharacter> find_unsafe_toml_character(std::string_view text);
 
 }  // namespace kblaster

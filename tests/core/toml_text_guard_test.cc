@@ -22,6 +22,7 @@ TEST(TomlTextGuard, FindsTheCharactersThatSendToml33ToUndefinedBehaviour) {
   EXPECT_EQ(later->line, 2);
   EXPECT_EQ(later->column, 6);
   EXPECT_TRUE(find_unsafe_toml_character("\xe2\xbc\x80"));  // U+2F00, in the second range
+  EXPECT_TRUE(find_unsafe_toml_character("\xef\xbb\xbd"));  // U+FEFD, the fuzzer's second find
 }
 
 TEST(TomlTextGuard, LeavesAsciiAndOtherCharactersAlone) {
