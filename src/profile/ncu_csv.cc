@@ -144,6 +144,9 @@ Result<std::vector<NcuKernel>> parse_ncu_csv(std::string_view csv, const std::st
   const int block = column(header, "Block Size"), grid = column(header, "Grid Size");
   const int section = column(header, "Section Name"), metric = column(header, "Metric Name");
   const int unit = column(header, "Metric Unit"), value = column(header, "Metric Value");
+  if (id < 0 || name < 0)  // is_header saw the names, but not as whole cells
+    return Error::config(origin + ":" + std::to_string(head->line),
+                         "the ncu CSV header has no \"ID\" and \"Kernel Name\" columns");
   const bool details = metric >= 0 && value >= 0;
   // Cells a details row must reach; later ones (the rule columns) ncu leaves off.
   int needed = std::max({id, name, pid}) + 1;
