@@ -59,7 +59,9 @@ CacheLookup CompileCache::lookup(const std::string& key, std::string_view entry_
   const fs::path path = object_path(key);
   const ObjectCheck check = check_shared_object(path, entry_symbol);
   if (check.ok()) return {CacheStatus::hit, path, {}};
-  if (check.defect == ObjectDefect::missing) return {CacheStatus::miss, {}, {}};
+  // Missing, or unreadable by this user (whose build will store its own): nothing to remove.
+  if (check.defect == ObjectDefect::missing || check.defect == ObjectDefect::unreadable)
+    return {CacheStatus::miss, {}, {}};
   std::error_code ec;
   fs::remove(path, ec);  // a damaged object would fail every later build that loads it
   return {CacheStatus::miss,

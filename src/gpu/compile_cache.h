@@ -46,7 +46,8 @@ class CompileCache {
 
   // Whether a sound object for `key` exporting `entry_symbol` is stored. A stored
   // file that fails check_shared_object (damaged, or written by a broken compiler
-  // before kblaster checked) is removed, and the miss says why in `removed`.
+  // before kblaster checked) is removed, and the miss says why in `removed`; one
+  // this user cannot read is a plain miss.
   CacheLookup lookup(const std::string& key, std::string_view entry_symbol) const;
   // Copies `built`, which must pass check_shared_object for `entry_symbol`, into
   // the cache under `key` (temp file + rename) and returns the stored path.
