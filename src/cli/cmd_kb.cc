@@ -47,8 +47,12 @@ Result<ExitCode> export_kb(const Store& store, const std::filesystem::path& path
     session.out << *text;
     return ExitCode::ok;
   }
-  if (auto written = replace_file(options.file, *text); !written)
-    return Error::environment("--out " + options.file + ": " + written.error().message);
+  if (auto written = replace_file(options.file, *text); !written) {
+    Error failed = written.error();  // usage for a device or FIFO there, else the machine's
+    if (failed.kind == ErrorKind::io) failed.kind = ErrorKind::environment;
+    failed.message = "--out " + options.file + ": " + failed.message;
+    return failed;
+  }
   session.progress << "exported " << path.string() << " to " << options.file << "\n";
   return ExitCode::ok;
 }

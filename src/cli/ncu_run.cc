@@ -1,10 +1,11 @@
 #include "cli/ncu_run.h"
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "cli/gpu_context.h"
+#include "core/bounded_read.h"
+#include "core/file_write.h"
+#include "core/input_limits.h"
 #include "gpu/harness_client.h"
 #include "gpu/harness_session.h"
 #include "profile/metric_list.h"
@@ -14,9 +15,9 @@ namespace kblaster {
 Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const SizePlan& size,
                              NcuMetrics metrics, const std::filesystem::path& csv,
                              double timeout_s) {
+  KB_TRY(make_directories(csv.parent_path()));
   std::error_code ec;
-  std::filesystem::create_directories(csv.parent_path(), ec);
-  std::filesystem::remove(csv, ec);
+  std::filesystem::remove(csv, ec);  // a stale log must not pass for this run's
   SandboxPolicy policy;
   policy.max_open_files = 4096;
   policy.wall_timeout_s = timeout_s;
@@ -41,19 +42,19 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   const auto sandbox = session.sandbox();  // kept after the run ended, to explain a failure
   if (failed.empty() && !exit) failed = exit.error().message;
   NcuRun run;
-  std::ifstream in(csv, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  run.csv = text.str();
-  const auto from_log = in ? ncu_log_problem(run.csv) : std::nullopt;
+  // ncu writes the kernel's names into it, so it is read as untrusted: within kMaxCsvBytes.
+  auto text = read_bounded(csv, kMaxCsvBytes, "ncu's log");
+  const bool written = text.ok();
+  if (written) run.csv = std::move(*text);
+  const auto from_log = written ? ncu_log_problem(run.csv) : std::nullopt;
   if (!failed.empty())
     run.problem = "the harness under ncu failed (" + failed + ")" +
                   (from_log ? "; ncu says: " + *from_log : std::string()) +
                   (sandbox && sandbox->network_isolated && !sandbox->loopback_up
                        ? "; its network: " + network_summary(*sandbox)
                        : std::string());
-  else if (!in)
-    run.problem = "ncu wrote no log at " + csv.string();
+  else if (!written)
+    run.problem = "ncu wrote no log that kblaster could read: " + text.error().message;
   else
     run.problem = from_log;
   return run;

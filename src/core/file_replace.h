@@ -17,6 +17,9 @@ std::filesystem::path temporary_beside(const std::filesystem::path& file);
 // concurrent writers never share one), flushes it to the disk, then renames it over
 // `file`. On failure the temporary is removed and the Error (write_failure's: exit 3
 // for a full disk, a read-only or a forbidden place) names the path and the reason.
+// An existing `file` that is a directory, device, FIFO or socket is a usage error,
+// and nothing is written. A symbolic link at `file` is itself replaced, never
+// written through.
 Status replace_file(const std::filesystem::path& file, std::string_view text);
 
 }  // namespace kblaster

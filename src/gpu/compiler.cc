@@ -166,6 +166,9 @@ Result<CompileOutput> NvccCompiler::compile(const CompileJob& job) {
   fs::remove_all(temp_dir, ec);
   if (!run) return run.error();
   CompileOutput out{run->exit_code, std::move(run->output), run->seconds, std::move(run->sandbox)};
+  if (run->output_dropped > 0)
+    out.log += "\nkblaster: nvcc's output was cut after " + std::to_string(options.max_output_bytes) +
+               " bytes; " + std::to_string(run->output_dropped) + " more were dropped\n";
   if (run->timed_out)
     out.log += "\nkblaster: nvcc was killed after " + std::to_string(job.timeout_seconds) + " s\n";
   return out;

@@ -3,6 +3,7 @@
 // fix-up prompts can point at a file and line.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,9 +26,14 @@ struct Diagnostic {
 // "error", "warning" or "note".
 const char* severity_name(Diagnostic::Severity s);
 
+// The most diagnostics parse_diagnostics returns, less its closing note.
+inline constexpr std::size_t kMaxDiagnostics = 1000;
+
 // Every diagnostic in `log`, in order, without duplicates (nvcc repeats the
 // front end's warnings for the host and device passes). Source-context and
 // summary lines are not diagnostics. Remarks count as notes, fatal errors as errors.
+// Past kMaxDiagnostics, one note says how many more there were. Linear in the
+// log's length: no line, however long, can exhaust the stack.
 std::vector<Diagnostic> parse_diagnostics(std::string_view log);
 
 }  // namespace kblaster

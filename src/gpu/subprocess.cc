@@ -64,10 +64,10 @@ int prepare(SpawnSetup& s, int pipe_write, const ProcessOptions& options) {
   return 0;
 }
 
-// Reads `fd` to end of file. Past `deadline` it kills the group once and marks
-// the result timed out; the pipe then closes as the group dies.
+// Reads `fd` to end of file, keeping at most `keep` bytes. Past `deadline` it kills
+// the group once and marks the result timed out; the pipe then closes as the group dies.
 Status drain(int fd, ProcessGroup& child, std::optional<Clock::time_point> deadline,
-             ProcessResult& out) {
+             std::size_t keep, ProcessResult& out) {
   char buffer[65536];
   for (;;) {
     int wait_ms = -1;
@@ -88,7 +88,10 @@ Status drain(int fd, ProcessGroup& child, std::optional<Clock::time_point> deadl
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error::environment(std::string("read failed: ") + std::strerror(errno));
     if (n == 0) return Ok{};
-    out.output.append(buffer, static_cast<std::size_t>(n));
+    const auto got = static_cast<std::size_t>(n);
+    const std::size_t kept = std::min(got, keep - std::min(keep, out.output.size()));
+    out.output.append(buffer, kept);
+    out.output_dropped += got - kept;
   }
 }
 
@@ -208,7 +211,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   if (options.timeout_seconds)
     deadline = start + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(*options.timeout_seconds));
-  KB_TRY(drain(read_end.get(), child, deadline, result));
+  KB_TRY(drain(read_end.get(), child, deadline, options.max_output_bytes, result));
   auto exit_code = child.wait();
   if (!exit_code) return exit_code.error();
   result.exit_code = *exit_code;

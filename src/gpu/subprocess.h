@@ -59,11 +59,16 @@ struct ProcessOptions {
   // Set: the program runs in this sandbox (gpu/sandbox.h), whose environment
   // replaces `environment`. Unset: a plain posix_spawn, for trusted tools only.
   std::optional<SandboxPolicy> sandbox;
+  // The most of its output kept. Past it the rest is read and dropped (so the child
+  // never blocks on a full pipe), and ProcessResult::output_truncated says so: a
+  // compile of hostile code can print without end.
+  std::size_t max_output_bytes = std::size_t{16} << 20;
 };
 
 struct ProcessResult {
   int exit_code = 0;                     // the exit status, or 128 + the signal that ended it
   std::string output;                    // stdout and stderr, interleaved as written
+  std::size_t output_dropped = 0;        // bytes past options.max_output_bytes, read and dropped
   bool timed_out = false;                // the timeout expired and the process group was killed
   double seconds = 0.0;                  // wall-clock time from spawn to exit
   std::optional<SandboxReport> sandbox;  // what the sandbox gave it, when it ran in one

@@ -31,6 +31,16 @@ TEST(OutputFailureCli, KbExportToAFullDiskExitsThreeAndSaysSo) {
   expect_lost_output_reported({"kb", "export", repo.path().string()});
 }
 
+// --out names a file that is replaced whole; a device there is refused, not renamed over.
+TEST(OutputFailureCli, KbExportOutToADeviceIsRefusedWithExitTwo) {
+  testing::TempDir repo;
+  ASSERT_EQ(run_kblaster({"kb", "init", repo.path().string()}).exit_code, 0);
+  const testing::CliResult r =
+      run_kblaster({"kb", "export", repo.path().string(), "--out", "/dev/full"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("cannot replace /dev/full: it is a character device"));
+}
+
 TEST(OutputFailureCli, PlanJsonToAFullDiskExitsThreeAndSaysSo) {
   expect_lost_output_reported({"plan", "--json", "examples/kernels"});
   expect_lost_output_reported({"plan", "examples/kernels"});

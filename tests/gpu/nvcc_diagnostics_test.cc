@@ -125,5 +125,36 @@ TEST(NvccDiagnostics, DriverErrorsAndCleanLogs) {
   EXPECT_TRUE(parse_diagnostics("ptxas info    : Used 10 registers\n").empty());
 }
 
+// A compile of hostile code can print lines of any length: the front end echoes an
+// identifier of 2 MB in its message. The regex matcher this parser once used recursed
+// per character and overflowed the stack on such a line.
+TEST(NvccDiagnostics, ALineOfMegabytesIsParsedWithoutExhaustingTheStack) {
+  const std::string name(2'000'000, 'a');
+  const std::string log = "kernels/k.cu(3): error: identifier \"" + name + "\" is undefined\n" +
+                          "kernels/k.cu:4:1: error: " + name + "\n" + std::string(2'000'000, '(') +
+                          "\n" + "ld: " + name + ": in function " + name + ":\n";
+  auto d = parse_diagnostics(log);
+  ASSERT_EQ(d.size(), 2u);
+  expect_at(d[0], "kernels/k.cu", 3, 0, Severity::error);
+  EXPECT_EQ(d[0].message.size(), name.size() + 26);
+  expect_at(d[1], "kernels/k.cu", 4, 1, Severity::error);
+}
+
+TEST(NvccDiagnostics, ALineNumberTooLongForAnIntIsNotADiagnostic) {
+  EXPECT_TRUE(parse_diagnostics("k.cu(99999999999999999999): error: x\n").empty());
+  EXPECT_TRUE(parse_diagnostics("k.cu:99999999999999999999: error: x\n").empty());
+}
+
+TEST(NvccDiagnostics, AFloodOfDiagnosticsKeepsTheFirstThousandAndCountsTheRest) {
+  std::string log;
+  for (int line = 1; line <= 5000; ++line)
+    log += "kernels/k.cu:" + std::to_string(line) + ":1: warning: unused\n";
+  auto d = parse_diagnostics(log);
+  ASSERT_EQ(d.size(), kMaxDiagnostics + 1);
+  EXPECT_EQ(d[kMaxDiagnostics - 1].line, static_cast<int>(kMaxDiagnostics));
+  EXPECT_EQ(d.back().severity, Severity::note);
+  EXPECT_EQ(d.back().message, "4000 more diagnostics not shown (kblaster keeps the first 1000)");
+}
+
 }  // namespace
 }  // namespace kblaster

@@ -52,6 +52,19 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_LT(r->seconds, 5.0);
 }
 
+TEST(Subprocess, OutputPastTheLimitIsReadAndDroppedSoTheChildStillFinishes) {
+  ProcessOptions options;
+  options.max_output_bytes = 1000;
+  options.timeout_seconds = 30;
+  // 8 MiB through a 64 KiB pipe: a reader that stopped reading would hang the child.
+  auto r = run_process({"/bin/sh", "-c", "head -c 8388608 /dev/zero; echo done >&2"}, options);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_EQ(r->output.size(), 1000u);
+  EXPECT_EQ(r->output_dropped, 8388608u + 5u - 1000u);
+}
+
 TEST(Subprocess, ReportsDeathBySignal) {
   auto r = run_process({"/bin/sh", "-c", "kill -TERM $$"});
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -55,5 +55,25 @@ TEST(SoftVerification, WhatTheBaselineAlreadyDidIsAllowed) {
   EXPECT_TRUE(soft_verification_findings(base, base + "int unrelated = 0;\n").empty());
 }
 
+TEST(SoftVerification, WordsOnlyCountWhole) {
+  EXPECT_TRUE(with("int mycudaDeviceSynchronize = 0; int clock = 1; int mystd = 2;\n"
+                   "namespace mycub { int x; }\n")
+                  .empty());
+  EXPECT_THAT(with("void h() { std::chrono::steady_clock::now(); }\n"),
+              ElementsAre(HasSubstr("reads a clock")));
+  EXPECT_THAT(with("void h() { cub::DeviceReduce::Sum(0, 0, 0, 0, 0); }\n"),
+              ElementsAre(HasSubstr("library shortcut")));
+  EXPECT_THAT(with("#  pragma   omp parallel for\nvoid h() {}\n"),
+              ElementsAre(HasSubstr("host threads")));
+}
+
+// A candidate is model output or a pull request's code, so its lines can be of any
+// length; the regex matcher these rules once used recursed per character matched.
+TEST(SoftVerification, AnIdentifierOfMegabytesIsScannedWithoutExhaustingTheStack) {
+  const std::string name(4'000'000, 'a');
+  EXPECT_THAT(with("cudaStream_t " + name + ";\n"), ElementsAre(HasSubstr("stream of its own")));
+  EXPECT_TRUE(with("int " + name + " = 0; const char* p = \"%" + name + "\";\n").empty());
+}
+
 }  // namespace
 }  // namespace kblaster
