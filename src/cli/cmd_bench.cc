@@ -2,12 +2,15 @@
 // (nvbench's method; see measure_step.h). Needs a CUDA device.
 #include <nlohmann/json.hpp>
 
-#include "cli/bench_step.h"
-#include "cli/build_step.h"
 #include "cli/commands.h"
-#include "cli/gpu_context.h"
-#include "cli/measure_step.h"
-#include "cli/verify_step.h"
+#include "cli/repository.h"
+#include "cli/gpu_run.h"
+#include "cli/step_flags.h"
+#include "eval/bench_step.h"
+#include "eval/build_step.h"
+#include "eval/gpu_context.h"
+#include "eval/measure_step.h"
+#include "eval/verify_step.h"
 
 namespace kblaster {
 namespace {

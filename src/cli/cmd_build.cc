@@ -1,7 +1,9 @@
 // `kblaster build [REPO]`: compile every kernel, and its CPU or GPU reference,
 // through the candidate builder. Needs nvcc, not a GPU.
-#include "cli/build_step.h"
 #include "cli/commands.h"
+#include "cli/repository.h"
+#include "cli/step_flags.h"
+#include "eval/build_step.h"
 
 namespace kblaster {
 namespace {

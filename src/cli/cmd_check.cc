@@ -5,14 +5,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
 
-#include "cli/check_step.h"
 #include "cli/commands.h"
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
-#include "cli/verify_step.h"
+#include "cli/step_flags.h"
+#include "eval/check_run.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
 #include "github/event_trust.h"
@@ -28,45 +27,25 @@ struct CheckOptions {
   VerifyFlags verify;
 };
 
-const KernelSpec* find_spec(const Config& config, const std::string& name) {
-  for (const auto& k : config.kernels)
-    if (k.name == name) return &k;
-  return nullptr;
-}
-
-// One end of the range, written to disk and built.
-struct Revision {
-  LoadedRepo repo;  // root: the materialised tree; selected: the kernels to build
-  BuildReport builds;
-  const KernelBuild* find(const std::string& name) const {
-    for (const auto& b : builds.kernels)
-      if (b.spec->name == name) return &b;
-    return nullptr;
-  }
-};
-
-Status build_revision(const Repo& git, const CommitId& commit, const Config& config,
-                      const std::vector<std::string>& names, const std::filesystem::path& repo_root,
-                      BuildFlags flags, const DeviceInfo& device, Session& session,
-                      ReferenceBuilds refs, Revision& out) {
+// One end of the range written to disk: `names` of `config` selected, under the
+// shared compile cache of `repo_root`.
+Status materialize_side(const Repo& git, const CommitId& commit, const Config& config,
+                        const std::vector<std::string>& names,
+                        const std::filesystem::path& repo_root, CheckSide& side) {
   auto tree = git.tree_at(commit);
   if (!tree) return tree.error();
   auto dir = materialize_tree(**tree, commit, repo_root / ".kblaster" / "trees");
   if (!dir) return dir.error();
-  out.repo.root = *dir;
-  out.repo.config = config;
+  side.repo.root = *dir;
+  side.repo.config = config;
   for (const auto& name : names)
-    if (const KernelSpec* spec = find_spec(out.repo.config, name))
-      out.repo.selected.push_back(spec);
-  if (flags.cache_dir.empty()) flags.cache_dir = (repo_root / ".kblaster" / "cache").string();
-  session.progress << "revision " << commit.short_hex() << " in " << dir->string() << "\n";
-  auto builds = build_kernels(out.repo, flags, device, session, refs);
-  if (!builds) return builds.error();
-  out.builds = std::move(*builds);
+    for (const auto& k : side.repo.config.kernels)
+      if (k.name == name) side.repo.selected.push_back(&k);
+  side.label = "revision " + commit.short_hex() + " in " + dir->string();
   return Ok{};
 }
 
-Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
+Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   auto requested = requested_range(options.revisions);
   if (!requested) return requested.error();
   if (!*requested)
@@ -87,9 +66,13 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
   const RevisionRange* range = &plan->range;
   const CheckConfig& policy = plan->head_config.check;
 
+  CheckInputs inputs;
+  inputs.policy = policy;
   std::vector<std::string> head_names, base_names;
   for (const auto& hit : plan->changes.hits) {
-    if (hit.why != KernelHit::Why::deleted) head_names.push_back(hit.kernel);
+    const bool at_head = hit.why != KernelHit::Why::deleted;
+    inputs.targets.push_back({hit.kernel, why_name(hit.why), hit.base_name, at_head});
+    if (at_head) head_names.push_back(hit.kernel);
     if (hit.base_name && plan->base_config) base_names.push_back(*hit.base_name);
   }
   if (want.base)
@@ -101,44 +84,18 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
                      << "): the push created its branch, so all " << plan->changes.hits.size()
                      << " kernel(s) at " << range->head.short_hex()
                      << " are new: verified, not timed\n";
-  const DeviceInfo device = session.device.probe();
-  Revision head, base;
-  KB_TRY(build_revision(**git, range->head, plan->head_config, head_names, repo_root, options.build,
-                        device, session, ReferenceBuilds::build, head));
-  if (plan->base_config && !base_names.empty())
-    KB_TRY(build_revision(**git, range->base, *plan->base_config, base_names, repo_root,
-                          options.build, device, session, ReferenceBuilds::skip, base));
-
-  std::vector<CheckedKernel> kernels;
-  std::vector<CheckRow> rows;
-  for (const auto& hit : plan->changes.hits) {
-    CheckedKernel k{hit.kernel, why_name(hit.why), nullptr, nullptr};
-    if (hit.base_name) k.base = base.find(*hit.base_name);
-    if (hit.why != KernelHit::Why::deleted) k.head = head.find(hit.kernel);
-    kernels.push_back(k);
-    rows.push_back(build_row(k));
+  KB_TRY(
+      materialize_side(**git, range->head, plan->head_config, head_names, repo_root, inputs.head));
+  if (plan->base_config && !base_names.empty()) {
+    inputs.base.emplace();
+    KB_TRY(materialize_side(**git, range->base, *plan->base_config, base_names, repo_root,
+                            *inputs.base));
   }
-  std::string skipped;
-  // Only rows without a verdict from building need the GPU; with none, no device is missed.
-  const bool needs_gpu =
-      std::any_of(rows.begin(), rows.end(), [](const CheckRow& r) { return r.verdict.empty(); });
-  if (needs_gpu && !device.present) {
-    skipped =
-        "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
-    for (auto& r : rows)
-      if (r.verdict.empty()) r.verdict = "SKIPPED", r.reason = "no CUDA device";
-  } else if (needs_gpu) {
-    auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
-    if (!gpu) return gpu.error();
-    const auto seeds = verification_seeds(options.verify, std::random_device{}() | 1u);
-    session.progress << "verifying with " << seeds.size() << " seed(s) from " << seeds.front()
-                     << " (repeat with --seed " << seeds.front() << ")\n";
-    CompareFlags compare;
-    compare.criteria.min_effect = policy.min_effect;
-    for (std::size_t i = 0; i < kernels.size(); ++i)
-      if (rows[i].verdict.empty())
-        KB_TRY(check_on_gpu(kernels[i], *gpu, seeds, compare, session, rows[i]));
-  }
+  BuildFlags build = options.build;
+  if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
+  auto run = run_check(inputs, build, options.verify, session);
+  if (!run) return run.error();
+  const std::vector<CheckRow>& rows = run->rows;
 
   if (options.common.json) {
     nlohmann::json j_rows = nlohmann::json::array();
@@ -150,16 +107,14 @@ Result<ExitCode> run_check(const CheckOptions& options, Session& session) {
         {"fail_on", fail_on_name(policy.fail_on)},
         {"min_effect", policy.min_effect},
         {"kernels", j_rows},
-        {"builds", {{"head", to_json(head.builds)}, {"base", to_json(base.builds)}}}};
-    if (!skipped.empty()) j["skipped"] = skipped;
+        {"builds", {{"head", to_json(run->head_builds)}, {"base", to_json(run->base_builds)}}}};
+    if (!run->skipped.empty()) j["skipped"] = run->skipped;
     session.out << j.dump(2) << "\n";
   } else {
     print_check_table(session.out, rows);
   }
-  const ExitCode verdicts = check_exit_code(rows, policy.fail_on);
-  if (skipped.empty()) return verdicts;
-  session.progress << skipped << "\n";
-  return verdicts == ExitCode::found_problem ? verdicts : ExitCode::missing_environment;
+  if (!run->skipped.empty()) session.progress << run->skipped << "\n";
+  return check_run_exit_code(*run, policy.fail_on);
 }
 
 }  // namespace
@@ -174,7 +129,7 @@ CommandAction setup_check(CLI::App& app) {
                "secrets; docs/security.md)");
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 120.0);
-  return [options](Session& session) { return run_check(*options, session); };
+  return [options](Session& session) { return check_command(*options, session); };
 }
 
 }  // namespace kblaster

@@ -3,9 +3,9 @@
 // profile delta from that run to this one.
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
-#include "cli/profile_report.h"
 #include "core/bounded_read.h"
 #include "core/input_limits.h"
+#include "eval/profile_report.h"
 #include "profile/profile_delta.h"
 
 namespace kblaster {

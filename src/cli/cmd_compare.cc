@@ -4,14 +4,16 @@
 // fresh sampler) N times after one verification, for studies of the verdict.
 #include <nlohmann/json.hpp>
 
-#include "cli/build_step.h"
 #include "cli/commands.h"
-#include "cli/compare_step.h"
-#include "cli/gpu_context.h"
-#include "cli/repeat_guard.h"
-#include "cli/verify_step.h"
+#include "cli/repository.h"
+#include "cli/step_flags.h"
 #include "core/launch_plan.h"
 #include "core/suggest.h"
+#include "eval/build_step.h"
+#include "eval/compare_series.h"
+#include "eval/compare_step.h"
+#include "eval/gpu_context.h"
+#include "eval/verify_step.h"
 
 namespace kblaster {
 namespace {
@@ -82,37 +84,12 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source
                    << "), B = " << spec_b.name << " (" << spec_b.source << ") at "
                    << size_label(spec_a, spec_a.sizes.front()) << "\n";
+  auto series = compare_series(*gpu->client, spec_a, options.compare, options.repeat, session);
+  if (!series) return series.error();
+  session.progress << "compare: " << series->summary() << " of " << series->runs.size()
+                   << " run(s)\n";
   nlohmann::json runs = nlohmann::json::array();
-  std::map<std::string, int> tally;
-  bool slower = false;
-  int rejected = 0;
-  RepeatGuard guard;
-  for (int i = 0; i < options.repeat; ++i) {
-    auto r = compare_once(*gpu->client, spec_a, options.compare, session.clock);
-    if (!r) return r.error();
-    const std::string verdict = verdict_name(r->comparison.verdict);
-    if (!r->rejected.empty()) {
-      ++rejected;
-      ++tally["REJECTED"];
-      session.progress << "[" << i + 1 << "/" << options.repeat << "] REJECTED: " << r->rejected
-                       << "\n";
-    } else {
-      ++tally[verdict];
-      slower = slower || r->comparison.verdict == Verdict::slower;
-      session.progress << "[" << i + 1 << "/" << options.repeat << "] " << r->comparison.reason
-                       << "\n";
-    }
-    runs.push_back(to_json(*r));
-    if (i + 1 < options.repeat && guard.stop_after_run(*gpu->client)) {
-      session.progress << "compare: stopped after " << i + 1 << " of " << options.repeat
-                       << " run(s): " << guard.why() << "\n";
-      break;
-    }
-  }
-  std::string summary;
-  for (const auto& [verdict, count] : tally)
-    summary += (summary.empty() ? "" : ", ") + verdict + " " + std::to_string(count);
-  session.progress << "compare: " << summary << " of " << runs.size() << " run(s)\n";
+  for (const auto& r : series->runs) runs.push_back(to_json(r));
   if (options.common.json)
     session.out << nlohmann::json{{"device", gpu->harness_device.name},
                                   {"a", {{"kernel", spec_a.name}, {"source", spec_a.source}}},
@@ -120,10 +97,10 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
                                   {"size", size_label(spec_a, spec_a.sizes.front())},
                                   {"min_effect", options.compare.criteria.min_effect},
                                   {"runs", runs},
-                                  {"tally", tally}}
+                                  {"tally", series->tally}}
                        .dump(2)
                 << "\n";
-  return slower || rejected > 0 ? ExitCode::found_problem : ExitCode::ok;
+  return series->slower() || series->rejected() ? ExitCode::found_problem : ExitCode::ok;
 }
 
 }  // namespace

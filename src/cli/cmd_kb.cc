@@ -10,11 +10,12 @@
 #include "cli/flag_checks.h"
 #include "cli/kb_location.h"
 #include "cli/kb_report.h"
-#include "cli/kb_snapshot.h"
 #include "core/bounded_read.h"
 #include "core/file_replace.h"
 #include "core/input_limits.h"
 #include "kb/kb_json.h"
+#include "kb/kb_snapshot.h"
+#include "kb/kb_write.h"
 #include "kb/merge.h"
 #include "kb/prediction.h"
 #include "kb/seed.h"
@@ -75,14 +76,6 @@ std::string kb_flag(const KbOptions& options) {
   return options.kb.kb.empty() ? "the default KB of REPO " + options.common.repo : "--kb";
 }
 
-// True when there is no file at `path`, or an empty one: a command that writes
-// then creates the KB there.
-bool absent_or_empty(const std::filesystem::path& path) {
-  std::error_code ec;
-  return !std::filesystem::exists(path, ec) ||
-         (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0);
-}
-
 // Checks what the command names before anything is opened, so a mistyped path
 // fails without creating a KB or changing an input.
 Status check_arguments(const KbOptions& options, const std::filesystem::path& path) {
@@ -96,20 +89,6 @@ Status check_arguments(const KbOptions& options, const std::filesystem::path& pa
   // What is read (this KB, or --from) is checked by KbSnapshot::take before it is opened.
   if (writes && !absent_or_empty(path)) KB_TRY(check_kb_file(path, kb_flag(options)));
   return Ok{};
-}
-
-// A KB error met while writing `path`: SQLite's failures there are the file's
-// (damaged, read-only, from a newer kblaster), not kblaster's.
-Error kb_file_error(const Error& e, const std::filesystem::path& path) {
-  if (e.kind != ErrorKind::io) return e;
-  return Error::environment(path.string() + ": " + e.message);
-}
-
-// An import's error: the JSON's own faults name --from's file; the KB's are kb_file_error's.
-Error import_error(const Error& e, const std::string& file, const std::filesystem::path& path) {
-  if (e.kind == ErrorKind::config) return Error::config(file, e.message);
-  if (e.kind == ErrorKind::usage) return e;
-  return kb_file_error(e, path);
 }
 
 // kb init, import and merge: they write the KB at `path`. Every input is read
@@ -136,31 +115,12 @@ Result<ExitCode> write_kb(const KbOptions& options, const std::filesystem::path&
     if (!source) return source.error();
     sources.push_back(std::move(*source));
   }
-  std::optional<StagedKb> staged;
-  std::optional<Store> written;
-  if (absent_or_empty(path)) {
-    auto fresh = StagedKb::create(path);
-    if (!fresh) return kb_file_error(fresh.error(), path);
-    staged.emplace(std::move(*fresh));
-  } else {
-    auto opened = Store::open(path);
-    if (!opened) return kb_file_error(opened.error(), path);
-    written.emplace(std::move(*opened));
-  }
-  Store& store = staged ? staged->store() : *written;
-  if (catalogue)
-    if (auto s = seed_catalogue(store, *catalogue); !s) return kb_file_error(s.error(), path);
-  if (import)
-    if (auto s = import_json(store, *import); !s)
-      return import_error(s.error(), options.file, path);
-  for (std::size_t i = 0; i < sources.size(); ++i)
-    if (auto s = merge_into(store, sources[i].store()); !s) return kb_file_error(s.error(), path);
-  if (staged) {
-    auto published = staged->publish();
-    if (!published) return kb_file_error(published.error(), path);
-    written.emplace(std::move(*published));
-  }
-  if (import) session.progress << "imported " << options.file << " into " << path.string() << "\n";
+  KbWrites writes{std::move(catalogue), std::move(import), options.file, {}};
+  for (auto& source : sources) writes.merge.push_back(&source.store());
+  auto written = write_kb_file(path, writes);
+  if (!written) return written.error();
+  if (writes.json)
+    session.progress << "imported " << options.file << " into " << path.string() << "\n";
   for (const auto& other : options.others)
     session.progress << "merged " << other << " into " << path.string() << "\n";
   return stats_kb(*written, path, options.common.json, session);

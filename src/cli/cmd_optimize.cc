@@ -2,23 +2,18 @@
 // techniques, per kernel: bounded rollouts guided by profiles and the KB, every
 // step recorded in the KB, the best verified candidate written to an output
 // folder with a JSON result. The user's source is only rewritten with --apply.
-#include <chrono>
-#include <fstream>
-#include <random>
-#include <sstream>
-
-#include "cli/ceilings_cache.h"
 #include "cli/commands.h"
-#include "cli/gpu_context.h"
-#include "cli/gpu_evaluator.h"
+#include "cli/gpu_run.h"
 #include "cli/kb_location.h"
-#include "cli/optimize_report.h"
-#include "cli/verify_step.h"
-#include "core/source_tree.h"
+#include "cli/repository.h"
+#include "cli/step_flags.h"
+#include "eval/ceilings_cache.h"
+#include "eval/optimize_kernel.h"
+#include "eval/seed_source.h"
+#include "eval/verify_step.h"
 #include "gpu/compiler.h"
 #include "kb/seed.h"
 #include "kb/store.h"
-#include "search/search_loop.h"
 
 namespace kblaster {
 namespace {
@@ -54,7 +49,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   if (!compiler) return compiler.error();
   const auto out_dir =
       o.out.empty() ? run->repo.root / ".kblaster" / "optimize" : std::filesystem::absolute(o.out);
-  const std::uint64_t seed = o.seed ? o.seed : (std::random_device{}() | 1u);
+  const std::uint64_t seed = o.seed ? o.seed : draw_seed();
   session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
                    << " (repeat with --search-seed " << seed << "), verification seeds from "
                    << verification_seeds(o.verify, seed + 1000).front() << ", budget "
@@ -70,47 +65,31 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   else if (o.source_only)
     session.progress << "optimize: source rewrites only (--source-only)\n";
 
+  OptimizeRun shared{run->repo.root,
+                     &run->builds,
+                     run->gpu.client.get(),
+                     &*compiler,
+                     &*kb,
+                     &*catalogue,
+                     *ceilings,
+                     ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
+                     ncu ? "" : ncu.error().message,
+                     out_dir,
+                     seed,
+                     verification_seeds(o.verify, seed + 1000),
+                     o.budget,
+                     source_only,
+                     write_back};
   bool problem = false;
   nlohmann::json results = nlohmann::json::array();
   for (const KernelBuild& b : run->builds.kernels) {
-    const KernelSpec& spec = *b.spec;
     if (!b.ok()) {
-      session.progress << "optimize " << spec.name << ": skipped, the baseline does not build\n";
+      session.progress << "optimize " << b.spec->name << ": skipped, the baseline does not build\n";
       problem = true;
       continue;
     }
-    session.progress << "optimize " << spec.name << ":\n";
-    const auto source = DirectoryTree(run->repo.root).read(spec.source);
-    if (!source) return Error::io("cannot read " + (run->repo.root / spec.source).string());
-    GpuEvaluatorSetup setup{&spec,
-                            run->repo.root,
-                            out_dir / spec.name,
-                            run->builds.cache_dir,
-                            run->builds.arch,
-                            reference_object(b),
-                            {},
-                            {},
-                            ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
-                            ncu ? "" : ncu.error().message,
-                            *ceilings};
-    setup.seeds = verification_seeds(o.verify, seed + 1000);
-    GpuEvaluator evaluator(setup, *compiler, *run->gpu.client, session.clock);
-    SearchOptions search;
-    search.budget = o.budget;
-    search.seed = seed;
-    search.gpu = {run->builds.arch, has_arch_specific_variant(run->builds.arch)};
-    search.task = spec.name;
-    search.source_only = source_only;
-    search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-    const double start = session.clock.now_seconds();
-    auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *kb,
-                             *catalogue, search, session.clock, session.progress);
-    if (!result) return result.error();
-    auto written =
-        write_optimize_result(spec, run->repo.root, *result, evaluator,
-                              session.clock.now_seconds() - start, out_dir, write_back, session);
+    session.progress << "optimize " << b.spec->name << ":\n";
+    auto written = optimize_kernel(b, shared, session);
     if (!written) return written.error();
     results.push_back(*written);
   }

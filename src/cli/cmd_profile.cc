@@ -4,15 +4,12 @@
 // kernel instead, says why, and exits 3.
 #include <nlohmann/json.hpp>
 
-#include "cli/build_step.h"
-#include "cli/ceilings_cache.h"
 #include "cli/commands.h"
-#include "cli/gpu_context.h"
-#include "cli/measure_step.h"
-#include "cli/ncu_run.h"
-#include "cli/profile_report.h"
-#include "core/include_scan.h"
-#include "core/source_tree.h"
+#include "cli/gpu_run.h"
+#include "cli/repository.h"
+#include "cli/step_flags.h"
+#include "eval/ceilings_cache.h"
+#include "eval/profile_kernel.h"
 #include "gpu/compiler.h"
 
 namespace kblaster {
@@ -25,20 +22,6 @@ struct ProfileOptions {
   double timeout_s = 300.0;
 };
 
-// Times the kernel with bench's method when there is no profile; the JSON entry.
-Result<nlohmann::json> timing_only(GpuRun& run, const KernelBuild& b, const MeasuredCeilings& c,
-                                   const std::string& why, Session& session) {
-  session.progress << "  no profile: " << why << "; timing only\n";
-  KB_TRY(run.gpu.client->load({b.result.object.string()}, reference_object(b)));
-  auto m = measure(*run.gpu.client, *b.spec, 0, BenchFlags{}, c, session.clock);
-  if (!m) return m.error();
-  session.progress << "  " << describe(*m, c) << "\n";
-  return nlohmann::json{{"kernel", b.spec->name},
-                        {"profile", nullptr},
-                        {"why_no_profile", why},
-                        {"measurement", to_json(*m, c)}};
-}
-
 Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
   auto run = start_gpu_run(o.common, o.build, 60.0, session);
   if (!run) return run.error();
@@ -46,47 +29,29 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
   auto ncu = find_ncu(process_environment);
-  const NcuMetrics metrics = o.full_set ? NcuMetrics::full_set : NcuMetrics::kblaster_list;
+  ProfileSettings settings;
+  if (ncu)
+    settings.ncu = *ncu;
+  else
+    settings.why_no_ncu = ncu.error().message;
+  settings.metrics = o.full_set ? NcuMetrics::full_set : NcuMetrics::kblaster_list;
+  settings.timeout_s = o.timeout_s;
+  settings.csv_dir = run->builds.cache_dir / "profiles";
+  settings.repo_root = run->repo.root;
+  settings.ceilings = *ceilings;
   bool timing_only_used = false, failed = false;
   std::ostream& text = o.common.json ? session.progress : session.out;  // stdout stays JSON
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelBuild& b : run->builds.kernels) {
-    const KernelSpec& spec = *b.spec;
     if (!b.ok()) {
-      session.progress << "profile " << spec.name << ": skipped, the build failed\n";
+      session.progress << "profile " << b.spec->name << ": skipped, the build failed\n";
       failed = true;
       continue;
     }
-    auto plan = plan_kernel(spec);
-    if (!plan) return plan.error();
-    const SizePlan& size = plan->sizes.front();
-    text << "profile " << spec.name << " at " << size_label(spec, spec.sizes.front())
-         << " (not verified here; `kblaster verify` checks it)\n";
-    if (!ncu) {
-      auto j = timing_only(*run, b, *ceilings, ncu.error().message, session);
-      if (!j) return j.error();
-      kernels.push_back(*j), timing_only_used = true;
-      continue;
-    }
-    const auto csv =
-        run->builds.cache_dir / "profiles" / (spec.name + (o.full_set ? ".full.csv" : ".csv"));
-    auto ran = run_under_ncu(*ncu, b, size, metrics, csv, o.timeout_s);
-    if (!ran) return ran.error();
-    if (ran->problem) {
-      auto j = timing_only(*run, b, *ceilings, *ran->problem, session);
-      if (!j) return j.error();
-      kernels.push_back(*j), timing_only_used = true;
-      continue;
-    }
-    auto report = read_profile(
-        ran->csv, csv.string(), signature_of(spec, run->repo.root),
-        RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), *ceilings});
-    if (!report) return report.error();
-    print_profile(text, *report);
-    text << "  ncu CSV: " << csv.string() << "\n";
-    nlohmann::json j = to_json(*report);
-    j["kernel"] = spec.name;
-    kernels.push_back(std::move(j));
+    auto profiled = profile_kernel(b, run->gpu, settings, text, session);
+    if (!profiled) return profiled.error();
+    kernels.push_back(std::move(profiled->json));
+    timing_only_used = timing_only_used || profiled->timed_only;
   }
   if (o.common.json) session.out << nlohmann::json{{"kernels", kernels}}.dump(2) << "\n";
   if (failed) return ExitCode::found_problem;

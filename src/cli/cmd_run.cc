@@ -3,10 +3,12 @@
 // time each (as `kblaster bench`). Without one it says so and exits 3.
 #include <nlohmann/json.hpp>
 
-#include "cli/bench_step.h"
-#include "cli/build_step.h"
 #include "cli/commands.h"
+#include "cli/repository.h"
+#include "cli/step_flags.h"
 #include "core/launch_plan.h"
+#include "eval/bench_step.h"
+#include "eval/build_step.h"
 
 namespace kblaster {
 namespace {

@@ -2,10 +2,13 @@
 // with fresh inputs per seed, in the sandboxed harness. Needs a CUDA device.
 #include <nlohmann/json.hpp>
 
-#include "cli/build_step.h"
 #include "cli/commands.h"
-#include "cli/gpu_context.h"
-#include "cli/verify_step.h"
+#include "cli/repository.h"
+#include "cli/gpu_run.h"
+#include "cli/step_flags.h"
+#include "eval/build_step.h"
+#include "eval/gpu_context.h"
+#include "eval/verify_step.h"
 
 namespace kblaster {
 namespace {

@@ -11,29 +11,15 @@
 
 #include "core/exit_code.h"
 #include "core/status.h"
+#include "eval/session.h"
 
 namespace kblaster {
-
-class Clock;
-class DeviceProbe;
-class HarnessRunner;
 
 // Options every command takes: `kblaster CMD [REPO] [--kernel NAME]... [--json]`.
 struct CommonOptions {
   std::string repo = ".";
   std::vector<std::string> kernels;  // empty = all
   bool json = false;
-};
-
-// The outside world a command touches, passed in so tests can substitute it.
-struct Session {
-  std::ostream& out;       // results: tables, or JSON with --json
-  std::ostream& progress;  // per-kernel progress and reasons; never JSON
-  DeviceProbe& device;     // which GPU, if any, runs the candidates
-  Clock& clock;            // wall time, for time limits
-  // Starts a connection to kblaster-harness (the process itself starts on the
-  // first request); Error::environment when the harness program is missing.
-  std::function<Result<std::unique_ptr<HarnessRunner>>()> harness;
 };
 
 using CommandAction = std::function<Result<ExitCode>(Session&)>;

@@ -8,9 +8,9 @@
 
 #include "cli/checked_output.h"
 #include "cli/command.h"
-#include "cli/gpu_context.h"
 #include "cli/version.h"
 #include "core/clock.h"
+#include "eval/gpu_context.h"
 #include "gpu/device_probe.h"
 
 namespace kblaster {

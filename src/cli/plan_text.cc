@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "cli/units.h"
+#include "eval/units.h"
 
 namespace kblaster {
 namespace {

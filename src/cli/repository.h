@@ -10,16 +10,11 @@
 #include "cli/revision_flags.h"
 #include "core/kernel_spec.h"
 #include "core/status.h"
+#include "eval/loaded_repo.h"
 #include "git/change_plan.h"
 #include "git/repo.h"
 
 namespace kblaster {
-
-struct LoadedRepo {
-  std::filesystem::path root;  // absolute
-  Config config;
-  std::vector<const KernelSpec*> selected;  // into config.kernels, in config order
-};
 
 // Loads REPO's config. An unknown --kernel name is a usage error with a suggestion.
 // The result owns the config; `selected` points into it, so do not copy the config out.

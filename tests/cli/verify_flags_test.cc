@@ -2,7 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/verify_step.h"
+#include "cli/step_flags.h"
+#include "eval/verify_step.h"
 
 namespace kblaster {
 namespace {

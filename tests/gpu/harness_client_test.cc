@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/fake_harness_runner.h"
+#include "eval/fake_harness_runner.h"
 #include "core/config_loader.h"
 #include "core/launch_plan.h"
 #include "test_paths.h"

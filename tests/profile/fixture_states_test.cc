@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli/cli_run.h"
-#include "cli/profile_report.h"
+#include "eval/profile_report.h"
 #include "test_paths.h"
 
 namespace kblaster {

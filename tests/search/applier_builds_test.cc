@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/gpu_evaluator.h"
+#include "eval/gpu_evaluator.h"
 #include "example_kernels.h"
 #include "gpu/real_nvcc.h"
 #include "search/technique_appliers.h"

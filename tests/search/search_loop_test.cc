@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/fake_harness_runner.h"
+#include "eval/fake_harness_runner.h"
 #include "example_kernels.h"
 #include "kb/seed.h"
 #include "test_paths.h"

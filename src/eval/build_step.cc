@@ -1,0 +1,148 @@
+#include "eval/build_step.h"
+
+#include <iomanip>
+
+#include "eval/units.h"
+#include "gpu/compiler.h"
+
+namespace kblaster {
+namespace {
+
+void resolve_arch(const LoadedRepo& repo, const BuildFlags& flags, const DeviceInfo& device,
+                  BuildReport& report) {
+  if (!flags.arch.empty()) {
+    report.arch = flags.arch;
+    report.arch_reason = "--arch";
+  } else if (repo.config.project.arch != "auto") {
+    report.arch = repo.config.project.arch;
+    report.arch_reason = "[project].arch";
+  } else if (device.present) {
+    report.arch = device.arch();
+    report.arch_reason = "auto: " + device.name;
+  } else {
+    report.arch = "sm_90";
+    report.arch_reason = "auto: no GPU present, so the default";
+  }
+}
+
+void print_progress(Session& session, std::size_t index, std::size_t total, const KernelBuild& b) {
+  std::ostream& p = session.progress;
+  const std::string& name = b.spec->name;
+  p << "[" << index << "/" << total << "] " << name
+    << std::string(name.size() < 16 ? 16 - name.size() : 2, ' ');
+  const BuildResult& r = b.result;
+  switch (r.outcome) {
+    case BuildOutcome::built:
+      p << "built in " << format_seconds(r.seconds) << "  -> " << r.object.string();
+      break;
+    case BuildOutcome::cache_hit:
+      p << "cache hit  -> " << r.object.string();
+      break;
+    default:
+      p << build_outcome_name(r.outcome) << ": " << r.summary;
+      break;
+  }
+  if (!r.cache_repair.empty()) p << "; " << r.cache_repair;
+  if (!b.reference && b.spec->reference.kind == ReferenceSpec::Kind::base_revision)
+    p << "; reference: the base revision, which `kblaster check` builds";
+  if (b.reference)
+    p << "; reference "
+      << (b.reference->ok() ? build_outcome_name(b.reference->outcome)
+                            : build_outcome_name(b.reference->outcome) + std::string(": ") +
+                                  b.reference->summary);
+  p << "\n";
+}
+
+}  // namespace
+
+std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
+  if (!b.reference || !b.reference->ok()) return std::nullopt;
+  const bool cpu = b.spec->reference.kind == ReferenceSpec::Kind::cpu;
+  return ReferenceObject{cpu ? ReferenceObject::Kind::cpu : ReferenceObject::Kind::gpu,
+                         b.reference->object.string()};
+}
+
+Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
+                                  const DeviceInfo& device, Session& session,
+                                  ReferenceBuilds references) {
+  BuildReport report;
+  resolve_arch(repo, flags, device, report);
+  report.cache_dir = flags.cache_dir.empty() ? repo.root / ".kblaster" / "cache"
+                                             : std::filesystem::absolute(flags.cache_dir);
+  auto nvcc = NvccCompiler::find();
+  if (!nvcc) return nvcc.error();
+  CompileCache cache(report.cache_dir);
+  CandidateBuilder builder(*nvcc, cache, report.cache_dir / "shims");
+  session.progress << "building " << repo.selected.size() << " kernel(s) for " << report.arch
+                   << " (" << report.arch_reason << ") with nvcc " << nvcc->version() << "; cache "
+                   << report.cache_dir.string() << "\n";
+  BuildRequest request;
+  request.repo_root = repo.root;
+  request.arch = report.arch;
+  for (const KernelSpec* spec : repo.selected) {
+    auto result = builder.build(*spec, request);
+    if (!result) return result.error();
+    KernelBuild b{spec, std::move(*result), std::nullopt};
+    if (references == ReferenceBuilds::build && b.result.ok() &&
+        spec->reference.kind != ReferenceSpec::Kind::base_revision) {
+      BuildRequest ref_request = request;
+      ref_request.shim = spec->reference.kind == ReferenceSpec::Kind::cpu ? ShimKind::cpu_reference
+                                                                          : ShimKind::candidate;
+      auto ref = builder.build(reference_spec(*spec), ref_request);
+      if (!ref) return ref.error();
+      b.reference = std::move(*ref);
+    }
+    if (!b.ok())
+      ++report.failed;
+    else if (b.result.outcome == BuildOutcome::cache_hit)
+      ++report.cache_hits;
+    else
+      ++report.compiled;
+    report.kernels.push_back(std::move(b));
+    print_progress(session, report.kernels.size(), repo.selected.size(), report.kernels.back());
+  }
+  for (const auto& b : report.kernels)
+    if (b.result.sandbox) {
+      session.progress << "nvcc ran sandboxed: its network: " << network_summary(*b.result.sandbox)
+                       << "; its files: " << filesystem_summary(*b.result.sandbox) << "\n";
+      break;
+    }
+  session.progress << "build: " << report.compiled << " compiled, " << report.cache_hits
+                   << " from cache, " << report.failed << " failed\n";
+  return report;
+}
+
+nlohmann::json to_json(const BuildReport& report) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& b : report.kernels) {
+    const BuildResult& r = b.result;
+    nlohmann::json diagnostics = nlohmann::json::array();
+    for (const auto& d : r.diagnostics)
+      diagnostics.push_back({{"file", d.file},
+                             {"line", d.line},
+                             {"column", d.column},
+                             {"severity", severity_name(d.severity)},
+                             {"message", d.message}});
+    nlohmann::json reference = nullptr;
+    if (b.reference)
+      reference = {{"outcome", build_outcome_name(b.reference->outcome)},
+                   {"object", b.reference->object.string()},
+                   {"summary", b.reference->summary}};
+    kernels.push_back({{"name", b.spec->name},
+                       {"reference", reference},
+                       {"outcome", build_outcome_name(r.outcome)},
+                       {"object", r.object.string()},
+                       {"cache_key", r.cache_key},
+                       {"seconds", r.seconds},
+                       {"summary", r.summary},
+                       {"diagnostics", diagnostics}});
+  }
+  return {{"arch", report.arch},
+          {"arch_reason", report.arch_reason},
+          {"cache_dir", report.cache_dir.string()},
+          {"cache",
+           {{"hits", report.cache_hits}, {"compiled", report.compiled}, {"failed", report.failed}}},
+          {"kernels", kernels}};
+}
+
+}  // namespace kblaster

@@ -1,0 +1,76 @@
+#include "eval/check_run.h"
+
+#include <algorithm>
+
+#include "eval/gpu_context.h"
+#include "eval/seed_source.h"
+
+namespace kblaster {
+namespace {
+
+const KernelBuild* find_build(const BuildReport& builds, const std::string& name) {
+  for (const auto& b : builds.kernels)
+    if (b.spec->name == name) return &b;
+  return nullptr;
+}
+
+Result<BuildReport> build_side(const CheckSide& side, const BuildFlags& flags,
+                               const DeviceInfo& device, Session& session, ReferenceBuilds refs) {
+  session.progress << side.label << "\n";
+  return build_kernels(side.repo, flags, device, session, refs);
+}
+
+}  // namespace
+
+Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
+                           const VerifyFlags& verify, Session& session) {
+  CheckRun run;
+  const DeviceInfo device = session.device.probe();
+  auto head = build_side(inputs.head, build, device, session, ReferenceBuilds::build);
+  if (!head) return head.error();
+  run.head_builds = std::move(*head);
+  if (inputs.base && !inputs.base->repo.selected.empty()) {
+    auto base = build_side(*inputs.base, build, device, session, ReferenceBuilds::skip);
+    if (!base) return base.error();
+    run.base_builds = std::move(*base);
+  }
+
+  std::vector<CheckedKernel> kernels;
+  for (const auto& t : inputs.targets) {
+    CheckedKernel k{t.kernel, t.why, nullptr, nullptr};
+    if (t.base_name) k.base = find_build(run.base_builds, *t.base_name);
+    if (t.at_head) k.head = find_build(run.head_builds, t.kernel);
+    kernels.push_back(k);
+    run.rows.push_back(build_row(k));
+  }
+  // Only rows without a verdict from building need the GPU; with none, no device is missed.
+  const bool needs_gpu = std::any_of(run.rows.begin(), run.rows.end(), [](const CheckRow& r) {
+    return r.verdict == KernelVerdict::pending;
+  });
+  if (!needs_gpu) return run;
+  if (!device.present) {
+    run.skipped =
+        "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
+    skip_pending(run.rows, "no CUDA device");
+    return run;
+  }
+  auto gpu = start_gpu(session, device, {60.0, request_timeout(verify)});
+  if (!gpu) return gpu.error();
+  run.seeds = verification_seeds(verify, draw_seed());
+  session.progress << "verifying with " << run.seeds.size() << " seed(s) from " << run.seeds.front()
+                   << " (repeat with --seed " << run.seeds.front() << ")\n";
+  CompareFlags compare;
+  compare.criteria.min_effect = inputs.policy.min_effect;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (run.rows[i].verdict == KernelVerdict::pending)
+      KB_TRY(check_on_gpu(kernels[i], *gpu, run.seeds, compare, session, run.rows[i]));
+  return run;
+}
+
+ExitCode check_run_exit_code(const CheckRun& run, CheckConfig::FailOn fail_on) {
+  const ExitCode verdicts = check_exit_code(run.rows, fail_on);
+  if (run.skipped.empty()) return verdicts;
+  return verdicts == ExitCode::found_problem ? verdicts : ExitCode::missing_environment;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,63 @@
+// `kblaster check` below the command line: both ends of a revision range, already
+// written to disk, built; then each hit kernel verified at head and timed against
+// base on the GPU, one verdict per kernel. Git stays above: the caller plans the
+// range and materialises its trees.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "eval/build_step.h"
+#include "eval/check_step.h"
+#include "eval/loaded_repo.h"
+#include "eval/session.h"
+#include "eval/verify_step.h"
+
+namespace kblaster {
+
+// A kernel the range hits.
+struct CheckTarget {
+  std::string kernel;                    // its name at head (at base when deleted)
+  std::string why;                       // why the range hits it, e.g. "source_changed"
+  std::optional<std::string> base_name;  // its name at base; nullopt when new
+  bool at_head = true;                   // false: deleted at head
+};
+
+// One end of the range: its tree on disk, its config, and the kernels to build
+// (`repo.selected`), with the line that says which revision it is.
+struct CheckSide {
+  LoadedRepo repo;
+  std::string label;  // "revision 1a2b3c4 in /repo/.kblaster/trees/1a2b…"
+};
+
+struct CheckInputs {
+  std::vector<CheckTarget> targets;
+  CheckSide head;
+  std::optional<CheckSide> base;  // nullopt: no base, or its config did not load
+  CheckConfig policy;             // head's [check]
+};
+
+// What check found: both ends' builds, one row per target in order, and the seeds.
+// Its builds point into the CheckInputs' configs, so keep the inputs with it.
+struct CheckRun {
+  BuildReport head_builds, base_builds;
+  std::vector<CheckRow> rows;
+  std::vector<std::uint64_t> seeds;  // verification seeds; empty when nothing ran on the GPU
+  std::string skipped;               // why GPU work was skipped; "" when it was not
+};
+
+// Builds head (with references) and base, gives each target its row, then verifies
+// and times the pending ones on the GPU. With no CUDA device they are SKIPPED and
+// `skipped` says why. Errors: a missing nvcc, an unusable cache, harness failures
+// that are not verdicts.
+Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
+                           const VerifyFlags& verify, Session& session);
+
+// The exit code of a run: check_exit_code's, but a run whose GPU work was skipped
+// without a problem found exits 3 (the environment lacked a GPU).
+ExitCode check_run_exit_code(const CheckRun& run, CheckConfig::FailOn fail_on);
+
+}  // namespace kblaster

@@ -1,0 +1,204 @@
+#include "eval/check_step.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "core/launch_plan.h"
+#include "eval/verify_sizes.h"
+
+namespace kblaster {
+namespace {
+
+std::string outcome(const KernelBuild* b) {
+  if (!b) return "-";
+  if (!b->result.ok()) return build_outcome_name(b->result.outcome);
+  if (b->reference && !b->reference->ok()) return "reference_failed";
+  return build_outcome_name(b->result.outcome);
+}
+
+std::string ratio_text(const Comparison& c) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(3) << c.ratio << " [" << c.ci_low << ", " << c.ci_high
+    << "]";
+  return s.str();
+}
+
+}  // namespace
+
+const char* check_verdict_name(KernelVerdict v) {
+  switch (v) {
+    case KernelVerdict::pending:
+      return "";
+    case KernelVerdict::faster:
+      return "FASTER";
+    case KernelVerdict::slower:
+      return "SLOWER";
+    case KernelVerdict::same:
+      return "SAME";
+    case KernelVerdict::ambiguous:
+      return "AMBIGUOUS";
+    case KernelVerdict::new_kernel:
+      return "NEW";
+    case KernelVerdict::deleted:
+      return "DELETED";
+    case KernelVerdict::build_failed:
+      return "BUILD_FAILED";
+    case KernelVerdict::regression:
+      return "REGRESSION";
+    case KernelVerdict::unverified:
+      return "UNVERIFIED";
+    case KernelVerdict::not_compared:
+      return "NOT_COMPARED";
+    case KernelVerdict::rejected:
+      return "REJECTED";
+    case KernelVerdict::skipped:
+      return "SKIPPED";
+  }
+  return "?";
+}
+
+CheckProblem problem_of(KernelVerdict v) {
+  switch (v) {
+    case KernelVerdict::slower:
+      return CheckProblem::slower;
+    case KernelVerdict::build_failed:
+    case KernelVerdict::regression:
+    case KernelVerdict::rejected:
+      return CheckProblem::error;
+    default:
+      return CheckProblem::none;
+  }
+}
+
+CheckDecision decide_check(const CheckEvidence& e) {
+  if (!e.has_reference && !e.has_base)
+    return e.base_declared
+               ? CheckDecision{KernelVerdict::unverified, "no reference, and base did not build"}
+               : CheckDecision{KernelVerdict::new_kernel, "new kernel with no reference"};
+  if (e.head_failure)
+    return {KernelVerdict::regression,
+            std::string(e.has_reference ? "functional regression: head fails its reference: "
+                                        : "functional regression: head's output differs from "
+                                          "base's: ") +
+                e.head_failure->reason + ": " + e.head_failure->message};
+  if (!e.has_base)
+    return {KernelVerdict::new_kernel, "verified against its reference; no base to time against"};
+  if (!e.not_comparable.empty())
+    return {KernelVerdict::not_compared, "verified; " + e.not_comparable};
+  if (!e.ab) return {KernelVerdict::pending, ""};
+  if (!e.ab->rejected.empty()) return {KernelVerdict::rejected, e.ab->rejected};
+  const Comparison& c = e.ab->comparison;
+  switch (c.verdict) {
+    case Verdict::faster:
+      return {KernelVerdict::faster, c.reason};
+    case Verdict::slower:
+      return {KernelVerdict::slower, c.reason};
+    case Verdict::same:
+      return {KernelVerdict::same, c.reason};
+    case Verdict::ambiguous:
+      return {KernelVerdict::ambiguous, c.reason};
+  }
+  return {KernelVerdict::ambiguous, c.reason};
+}
+
+CheckRow build_row(const CheckedKernel& k) {
+  CheckRow row{k.name, outcome(k.base), outcome(k.head), KernelVerdict::pending, "", std::nullopt};
+  if (!k.head) {
+    row.verdict = KernelVerdict::deleted;
+    row.reason = "declared at base only";
+  } else if (!k.head->ok()) {
+    row.verdict = KernelVerdict::build_failed;
+    row.reason =
+        k.head->result.ok() ? "reference: " + k.head->reference->summary : k.head->result.summary;
+  }
+  return row;
+}
+
+Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
+                    const std::vector<std::uint64_t>& seeds, const CompareFlags& flags,
+                    Session& session, CheckRow& row) {
+  const KernelSpec& spec = *k.head->spec;
+  CheckEvidence evidence;
+  evidence.base_declared = k.base != nullptr;
+  evidence.has_base = k.base && k.base->result.ok();
+  evidence.has_reference = spec.reference.kind != ReferenceSpec::Kind::base_revision;
+  // Stops when the evidence so far decides the verdict.
+  auto decided = [&] {
+    auto d = decide_check(evidence);
+    row.verdict = d.verdict;
+    row.reason = std::move(d.reason);
+    return d.verdict != KernelVerdict::pending;
+  };
+  if (decided()) return Ok{};  // nothing to verify against
+  std::vector<std::string> objects;
+  if (evidence.has_base) objects.push_back(k.base->result.object.string());
+  objects.push_back(k.head->result.object.string());
+  const int head = evidence.has_base ? 1 : 0;
+  const Against against = evidence.has_reference ? Against{} : Against{0};
+  KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
+  auto sizes = verify_at_every_size(*gpu.client, spec, head, seeds, against);
+  if (!sizes) return sizes.error();
+  evidence.head_failure = first_failure(*sizes);
+  if (evidence.has_base)
+    if (auto same = check_same_workload(*k.base->spec, spec); !same)
+      evidence.not_comparable = same.error().message;
+  if (decided()) return Ok{};
+  auto plan = plan_kernel(spec);
+  if (!plan) return plan.error();
+  KB_TRY(gpu.client->setup(harness_args(spec, plan->sizes.front())));
+  session.progress << "check: timing " << k.name << " base against head at "
+                   << size_label(spec, spec.sizes.front()) << "\n";
+  auto ab = compare_once(*gpu.client, spec, flags, session.clock, against);
+  if (!ab) return ab.error();
+  evidence.ab = &*ab;
+  decided();
+  if (ab->rejected.empty()) row.comparison = ab->comparison;
+  return Ok{};
+}
+
+void skip_pending(std::vector<CheckRow>& rows, const std::string& reason) {
+  for (auto& r : rows)
+    if (r.verdict == KernelVerdict::pending) r.verdict = KernelVerdict::skipped, r.reason = reason;
+}
+
+void print_check_table(std::ostream& out, const std::vector<CheckRow>& rows) {
+  const std::vector<std::string> header = {"kernel", "base", "head", "ratio (CI)", "verdict"};
+  std::vector<std::size_t> width;
+  for (const auto& h : header) width.push_back(h.size());
+  auto ratio = [](const CheckRow& r) { return r.comparison ? ratio_text(*r.comparison) : ""; };
+  for (const auto& r : rows) {
+    const std::string cells[] = {r.kernel, r.base, r.head, ratio(r), check_verdict_name(r.verdict)};
+    for (std::size_t i = 0; i < width.size(); ++i) width[i] = std::max(width[i], cells[i].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells, const std::string& reason) {
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      out << std::left << std::setw(static_cast<int>(width[i]) + 2) << cells[i];
+    out << reason << "\n";
+  };
+  line(header, "reason");
+  for (const auto& r : rows)
+    line({r.kernel, r.base, r.head, ratio(r), check_verdict_name(r.verdict)}, r.reason);
+}
+
+nlohmann::json to_json(const CheckRow& r) {
+  return {{"kernel", r.kernel},
+          {"base", r.base},
+          {"head", r.head},
+          {"ratio", r.comparison ? ratio_text(*r.comparison) : ""},
+          {"verdict", check_verdict_name(r.verdict)},
+          {"reason", r.reason}};
+}
+
+ExitCode check_exit_code(const std::vector<CheckRow>& rows, CheckConfig::FailOn fail_on) {
+  if (fail_on == CheckConfig::FailOn::never) return ExitCode::ok;
+  for (const auto& r : rows) {
+    const CheckProblem problem = problem_of(r.verdict);
+    if (problem == CheckProblem::error ||
+        (problem == CheckProblem::slower && fail_on == CheckConfig::FailOn::slower))
+      return ExitCode::found_problem;
+  }
+  return ExitCode::ok;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,52 @@
+// One A/B comparison at the timed size: both candidates loaded in one harness,
+// launched interleaved (ABAB…, the lead alternating per batch), sampled until
+// the verdict is no longer AMBIGUOUS or the budget ends (stats/ab_sampling.h).
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "core/clock.h"
+#include "core/kernel_spec.h"
+#include "gpu/harness_client.h"
+#include "stats/ab_sampling.h"
+
+namespace kblaster {
+
+struct CompareFlags {
+  VerdictCriteria criteria;
+  AbBudget budget;
+  double throttle_threshold = 0.95;
+};
+
+struct AbResult {
+  Comparison comparison;
+  std::uint64_t seed = 0;  // of the inputs both candidates were timed and rechecked on
+  std::size_t pairs = 0;
+  std::size_t throttled_pairs = 0;
+  AbState end = AbState::sampling;
+  CheckVerdict recheck_a, recheck_b;  // each candidate's last timed output, on this run's inputs
+  // Why the verdict cannot be trusted (a candidate failed while timed, or its
+  // last timed output was wrong); empty if it can.
+  std::string rejected;
+};
+
+// Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size; if a
+// candidate brought the harness down since, they are loaded and set up again.
+// Their last timed outputs are rechecked `against` the loaded reference, or
+// against A's output (Against{0}) for a kernel whose reference is the base
+// revision. Errors are harness failures before timing starts; a candidate
+// failing while timed, or a failed recheck, is `rejected`.
+Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
+                              const CompareFlags& flags, Clock& clock,
+                              const Against& against = Against{});
+
+nlohmann::json to_json(const AbResult& r);
+
+// Both candidates are verified and timed on one argument list, so their specs
+// must agree on everything that shapes it: arguments, sizes and tolerance.
+// Error::usage naming both kernels when they do not.
+Status check_same_workload(const KernelSpec& a, const KernelSpec& b);
+
+}  // namespace kblaster

@@ -1,0 +1,34 @@
+#include "eval/gpu_context.h"
+
+#include <cstdlib>
+
+#include "eval/units.h"
+
+namespace kblaster {
+
+std::filesystem::path harness_path() {
+  if (const char* env = std::getenv("KBLASTER_HARNESS"); env && *env) return env;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (ec ? std::filesystem::path(".") : self.parent_path()) / "kblaster-harness";
+}
+
+Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts) {
+  if (!device.present)
+    return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  auto runner = session.harness();
+  if (!runner) return runner.error();
+  GpuContext gpu{device, std::move(*runner), nullptr, {}};
+  gpu.client = std::make_unique<HarnessClient>(*gpu.runner, timeouts);
+  auto hello = gpu.client->hello();
+  if (!hello) return hello.error();
+  gpu.harness_device = *hello;
+  session.progress << "GPU: " << hello->name << " (cc " << hello->cc << ", " << hello->sm_count
+                   << " SMs, " << format_bytes(hello->l2_bytes) << " L2) in kblaster-harness";
+  if (const auto sandbox = gpu.runner->sandbox())
+    session.progress << "; its network: " << network_summary(*sandbox);
+  session.progress << "\n";
+  return gpu;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,235 @@
+#include "eval/gpu_evaluator.h"
+
+#include <cmath>
+#include <thread>
+
+#include "core/file_write.h"
+#include "core/launch_plan.h"
+#include "core/source_tree.h"
+#include "eval/ncu_run.h"
+#include "eval/profile_report.h"
+#include "eval/verify_sizes.h"
+#include "profile/code_signature.h"
+
+namespace kblaster {
+namespace {
+
+// A KernelBuild-like view for run_under_ncu.
+KernelBuild as_kernel_build(const KernelSpec* spec, const BuildResult& r) {
+  return KernelBuild{spec, r, std::nullopt};
+}
+
+}  // namespace
+
+BuildRequest build_request_for(const Candidate& c, const std::string& run_arch,
+                               const std::filesystem::path& tree) {
+  BuildRequest r;
+  r.repo_root = tree;
+  r.arch = c.arch.empty() ? run_arch : c.arch;
+  r.macros = c.macros;
+  for (const auto& [name, value] : c.launcher_args)
+    r.macros["KBLASTER_TUNE_" + name] = std::to_string(value);
+  r.extra_flags = c.extra_flags;
+  return r;
+}
+
+GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness,
+                           Clock& clock)
+    : setup_(std::move(setup)),
+      cache_(setup_.cache_dir),
+      builder_(compiler, cache_, setup_.cache_dir / "shims"),
+      harness_(harness),
+      clock_(clock),
+      compiler_(compiler),
+      pool_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
+
+void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
+  for (const Candidate& c : likely_next) {
+    // Stay at most one round of builds ahead: more would queue compiles nobody takes.
+    if (pool_.pending() >= 2 * pool_.workers()) return;
+    auto tree = write_tree(c);  // on this thread: trees_ is not shared
+    if (!tree) continue;        // the build proper will report it
+    const BuildRequest request = build_request_for(c, setup_.arch, *tree);
+    pool_.start(c.fingerprint(), [this, request]() {
+      CandidateBuilder builder(compiler_, cache_, setup_.cache_dir / "shims");
+      return builder.build(*setup_.spec, request);
+    });
+  }
+}
+
+Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
+  const std::string key = c.fingerprint();
+  if (auto it = trees_.find(key); it != trees_.end()) return it->second;
+  const auto tree = setup_.work_dir / "trees" / key;
+  std::error_code ec;
+  std::filesystem::remove_all(tree, ec);
+  DirectoryTree repo(setup_.repo_root);
+  // An output folder inside the repository must not be copied into every tree.
+  const std::string own =
+      std::filesystem::relative(setup_.work_dir, setup_.repo_root, ec).generic_string();
+  const bool inside = !ec && !own.empty() && !own.starts_with("..");
+  for (const auto& f : repo.list_files()) {
+    if (f == setup_.spec->source) continue;
+    if (inside && (f == own || f.starts_with(own + "/"))) continue;
+    const auto to = tree / f;
+    std::filesystem::create_directories(to.parent_path(), ec);
+    std::filesystem::create_hard_link(setup_.repo_root / f, to, ec);
+    if (ec) std::filesystem::copy_file(setup_.repo_root / f, to, ec);
+    if (ec) return write_failure(to, "link or copy " + f + " to", ec);
+  }
+  const auto source = tree / setup_.spec->source;
+  KB_TRY(make_directories(source.parent_path()));
+  KB_TRY(write_file(source, c.source));
+  trees_[key] = tree;
+  return tree;
+}
+
+Result<BuildResult> GpuEvaluator::build(const Candidate& c) {
+  auto tree = write_tree(c);
+  if (!tree) return tree.error();
+  const double start = clock_.now_seconds();
+  auto ahead = pool_.take(c.fingerprint());  // built in the background, or still building
+  auto r = ahead ? std::move(*ahead)
+                 : builder_.build(*setup_.spec, build_request_for(c, setup_.arch, *tree));
+  build_seconds_ += clock_.now_seconds() - start;
+  return r;
+}
+
+Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candidate& child) {
+  Evaluation e;
+  auto child_build = build(child);
+  if (!child_build) return child_build.error();
+  if (!child_build->ok()) {
+    e.outcome = StepOutcome::compile_failure;
+    e.detail = child_build->summary;
+    return e;
+  }
+  auto parent_build = build(parent);
+  if (!parent_build) return parent_build.error();
+  if (!parent_build->ok())
+    return Error::internal("the parent candidate no longer builds: " + parent_build->summary);
+
+  const double start = clock_.now_seconds();
+  // The child's object is new code: a harness that cannot load it (a bad static
+  // initialiser, a missing symbol) is a finding about the child, not the end of the search.
+  if (auto loaded = harness_.load({parent_build->object.string(), child_build->object.string()},
+                                  setup_.reference);
+      !loaded) {
+    // Blame the child only if the parent alone still loads; else the harness or
+    // the GPU is the problem, and the search must stop rather than learn from it.
+    if (auto alone = harness_.load({parent_build->object.string()}, setup_.reference); !alone)
+      return loaded.error();
+    e.outcome = StepOutcome::verify_failure;
+    e.detail = "the harness could not load it: " + loaded.error().message;
+    return e;
+  }
+  auto sizes = verify_at_every_size(harness_, *setup_.spec, 1, setup_.seeds, against());
+  if (!sizes) return sizes.error();
+  if (const CheckVerdict* failed = first_failure(*sizes)) {
+    gpu_seconds_ += clock_.now_seconds() - start;
+    e.outcome = StepOutcome::verify_failure;
+    e.detail = failed->reason + ": " + failed->message;
+    return e;
+  }
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
+  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  gpu_seconds_ += clock_.now_seconds() - start;
+  if (!ab) return ab.error();
+  if (!ab->rejected.empty()) {
+    e.outcome = StepOutcome::verify_failure;
+    e.detail = "rejected while timed: " + ab->rejected;
+    return e;
+  }
+  const Comparison& c = ab->comparison;
+  e.detail = c.reason;
+  if (!(c.ratio > 0.0) || !std::isfinite(c.ratio)) {
+    // Too few samples for a ratio (every pair throttled, say): no reward to learn from.
+    e.outcome = StepOutcome::same;
+    e.detail = "timing inconclusive, counted as no gain: " + c.reason;
+    return e;
+  }
+  e.ratio = c.ratio, e.ci_low = c.ci_low, e.ci_high = c.ci_high;
+  e.log_speedup = -std::log(c.ratio);
+  e.outcome = c.verdict == Verdict::faster   ? StepOutcome::faster
+              : c.verdict == Verdict::slower ? StepOutcome::slower
+                                             : StepOutcome::same;
+  return e;
+}
+
+Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, std::string& why) {
+  if (!setup_.ncu) {
+    why = setup_.why_no_ncu;
+    return std::optional<ProfileReport>();
+  }
+  // A candidate profiles the same every time: the search's states of the baseline
+  // and the best, and the result's profile delta, share one ncu run each.
+  const std::string key = c.fingerprint();
+  if (const auto it = profiles_.find(key); it != profiles_.end()) {
+    why = it->second.why;
+    return it->second.report;
+  }
+  auto report = profile_once(c, why);
+  if (report) profiles_[key] = {*report, why};
+  return report;
+}
+
+Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate& c,
+                                                                std::string& why) {
+  auto b = build(c);
+  if (!b) return b.error();
+  if (!b->ok()) return Error::internal("a candidate to profile does not build: " + b->summary);
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  const SizePlan& size = plan->sizes.front();
+  const auto csv = setup_.work_dir / "profiles" / (c.fingerprint() + ".csv");
+  const double start = clock_.now_seconds();
+  auto ran = run_under_ncu(*setup_.ncu, as_kernel_build(setup_.spec, *b), size,
+                           NcuMetrics::kblaster_list, csv, 300.0);
+  profile_seconds_ += clock_.now_seconds() - start;
+  gpu_seconds_ += clock_.now_seconds() - start;
+  if (!ran) return ran.error();
+  if (ran->problem) {
+    why = *ran->problem;
+    return std::optional<ProfileReport>();
+  }
+  auto tree = write_tree(c);
+  if (!tree) return tree.error();
+  auto report = read_profile(
+      ran->csv, csv.string(), signature_of(*setup_.spec, *tree),
+      RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings});
+  if (!report) return report.error();
+  return std::optional<ProfileReport>(std::move(*report));
+}
+
+Result<PerfState> GpuEvaluator::state_of(const Candidate& c) {
+  std::string why;
+  auto report = profile(c, why);
+  if (!report) return report.error();
+  if (*report) return (*report)->state;
+  PerfState s;
+  s.key = "latency.no_dominant_bottleneck";
+  s.bottleneck = "latency";
+  s.explanation = "no profile (" + why + "); the search uses this state's gains";
+  return s;
+}
+
+Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
+  auto built_a = build(a);
+  if (!built_a) return built_a.error();
+  auto built_b = build(b);
+  if (!built_b) return built_b.error();
+  if (!built_a->ok() || !built_b->ok())
+    return Error::internal("a compared candidate does not build");
+  KB_TRY(harness_.load({built_a->object.string(), built_b->object.string()}, setup_.reference));
+  auto plan = plan_kernel(*setup_.spec);
+  if (!plan) return plan.error();
+  KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
+  const double start = clock_.now_seconds();
+  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  gpu_seconds_ += clock_.now_seconds() - start;
+  return ab;
+}
+
+}  // namespace kblaster

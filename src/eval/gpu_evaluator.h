@@ -1,0 +1,111 @@
+// The search's Evaluator on a real GPU: each candidate written as a tree beside
+// the repository (hard links, its source replaced), built through the compile
+// cache, verified in kblaster-harness against the kernel's reference at every
+// size, timed against its parent (interleaved A/B), and profiled under ncu
+// when ncu is there (timing only, and saying why, when it is not).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "eval/build_step.h"
+#include "eval/compare_step.h"
+#include "eval/profile_report.h"
+#include "eval/session.h"
+#include "gpu/build_pool.h"
+#include "gpu/candidate_builder.h"
+#include "gpu/compile_cache.h"
+#include "gpu/compiler.h"
+#include "gpu/ncu.h"
+#include "profile/roofline.h"
+#include "search/evaluator.h"
+
+namespace kblaster {
+
+struct GpuEvaluatorSetup {
+  const KernelSpec* spec = nullptr;
+  std::filesystem::path repo_root;  // the kernel repository (read-only)
+  std::filesystem::path work_dir;   // candidate trees go under work_dir/trees
+  std::filesystem::path cache_dir;  // the shared compile cache
+  std::string arch;                 // the run's arch, e.g. "sm_90"
+  std::optional<ReferenceObject> reference;
+  std::vector<std::uint64_t> seeds;
+  CompareFlags compare;
+  std::optional<NcuTool> ncu;  // nullopt: states from timing only
+  std::string why_no_ncu;
+  MeasuredCeilings ceilings;
+};
+
+// How `candidate` is built from the tree at `tree`: its arch (else `run_arch`),
+// -D tunables, launcher-argument tunables as -DKBLASTER_TUNE_<name> (the shim
+// reads them), and its extra nvcc flags.
+BuildRequest build_request_for(const Candidate& candidate, const std::string& run_arch,
+                               const std::filesystem::path& tree);
+
+// What a search's result needs besides the search: a final A/B of two
+// candidates, a candidate's full profile, and the GPU time spent.
+class ResultProbe {
+ public:
+  virtual ~ResultProbe() = default;
+  // An interleaved A/B of `a` against `b` at the timed size, both verified before.
+  virtual Result<AbResult> compare(const Candidate& a, const Candidate& b) = 0;
+  // The candidate's profile; nullopt with `why` set when there is none (no ncu).
+  virtual Result<std::optional<ProfileReport>> profile(const Candidate& c, std::string& why) = 0;
+  // Seconds the GPU was busy so far.
+  virtual double gpu_seconds() const = 0;
+  // The part of gpu_seconds spent under ncu. ncu's wall time counts as busy, though much
+  // of it is ncu's own host work between replays, so a report shows it beside the idle
+  // share, which it lowers.
+  virtual double profile_seconds() const = 0;
+};
+
+class GpuEvaluator final : public Evaluator, public ResultProbe {
+ public:
+  // `compiler`, `harness` and `clock` must outlive the evaluator.
+  GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessClient& harness, Clock& clock);
+
+  Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override;
+  Result<PerfState> state_of(const Candidate& candidate) override;
+  // Builds `likely_next` on background threads (BuildPool) while the GPU works.
+  void prefetch(const std::vector<Candidate>& likely_next) override;
+  // The candidate's full profile under ncu; nullopt (with `why` set) without one.
+  // ncu runs once per candidate: later calls answer from that run.
+  Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
+                                               std::string& why) override;
+  // An A/B comparison of two candidates already evaluated (the baseline and the
+  // best), for the result's speedup and its CI.
+  Result<AbResult> compare(const Candidate& a, const Candidate& b) override;
+
+  // Seconds spent in harness and ncu calls (verifying, timing, profiling; their
+  // host-side work included) and seconds the search waited for builds, for the
+  // run's GPU idle share.
+  double gpu_seconds() const override { return gpu_seconds_; }
+  double profile_seconds() const override { return profile_seconds_; }
+  double build_seconds() const { return build_seconds_; }
+
+ private:
+  Result<BuildResult> build(const Candidate& candidate);
+  Result<std::optional<ProfileReport>> profile_once(const Candidate& candidate, std::string& why);
+  Result<std::filesystem::path> write_tree(const Candidate& candidate);
+  // What outputs are checked against: the reference, else the parent (candidate 0).
+  Against against() const { return setup_.reference ? Against{} : Against{0}; }
+
+  GpuEvaluatorSetup setup_;
+  CompileCache cache_;
+  CandidateBuilder builder_;
+  HarnessClient& harness_;
+  Clock& clock_;
+  Compiler& compiler_;
+  BuildPool pool_;
+  double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
+  std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
+  struct Profiled {
+    std::optional<ProfileReport> report;
+    std::string why;  // when there is no report
+  };
+  std::map<std::string, Profiled> profiles_;  // fingerprint -> its one ncu run
+};
+
+}  // namespace kblaster

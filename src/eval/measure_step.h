@@ -1,0 +1,62 @@
+// Timing one verified candidate at its timed size (the first of `sizes`), by
+// nvbench's method: samples from kblaster-harness until the stopping rule is
+// met, throttled samples dropped, the output re-verified after timing, and the
+// median checked against the roofline floor.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "eval/build_step.h"
+#include "gpu/harness_client.h"
+#include "profile/roofline.h"
+#include "stats/stopping_rule.h"
+#include "stats/summary.h"
+
+namespace kblaster {
+
+struct BenchFlags {
+  StoppingCriteria stop;
+  int repeat = 1;  // measurements per kernel, each on fresh inputs, after one verification
+  double throttle_threshold =
+      0.95;  // drop samples whose SM clock is under this share of the median
+};
+
+// The device's measured ceilings, against which achieved rates are reported.
+// Ceilings are profile/roofline.h's MeasuredCeilings (cli/ceilings_cache.h measures and caches
+// them).
+using Ceilings = MeasuredCeilings;
+
+struct Measurement {
+  std::string size;             // the timed size, "n=16777216"
+  std::uint64_t seed = 0;       // of the inputs timed and rechecked
+  std::vector<double> samples;  // kept samples, seconds, in order taken
+  std::size_t throttled = 0;    // samples dropped for a low SM clock
+  Summary summary;              // of the kept samples
+  double sm_mhz = 0.0;          // median SM clock of the run
+  StopDecision stop;
+  std::int64_t min_bytes = 0;
+  std::optional<std::int64_t> flops;
+  double floor_seconds = 0.0;  // min_bytes over the measured bandwidth
+  CheckVerdict recheck;        // the output after timing, on fresh inputs
+  std::string rejected;        // why the timing cannot be trusted; empty if it can
+
+  double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
+};
+
+// Times candidate `candidate` of the loaded objects, which the caller has
+// verified. `harness` must hold the objects (load), or have held them in a
+// harness a candidate brought down since: they are loaded again. Errors are harness
+// failures before timing starts; a candidate that fails while timed, a failed
+// recheck of its last timed output, or an implausible time is `rejected`.
+Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,
+                            const BenchFlags& flags, const Ceilings& ceilings, Clock& clock);
+
+// "61.2 us ±0.3% (n=812, 3 throttled) 3.29 TB/s = 77% of 4.27 TB/s, SM 1980 MHz, converged".
+std::string describe(const Measurement& m, const Ceilings& ceilings);
+nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings);
+
+}  // namespace kblaster

@@ -1,0 +1,46 @@
+#include "eval/optimize_kernel.h"
+
+#include <chrono>
+
+#include "core/source_tree.h"
+#include "eval/gpu_evaluator.h"
+#include "search/search_loop.h"
+
+namespace kblaster {
+
+Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const OptimizeRun& run,
+                                       Session& session) {
+  const KernelSpec& spec = *baseline.spec;
+  const auto source = DirectoryTree(run.repo_root).read(spec.source);
+  if (!source) return Error::io("cannot read " + (run.repo_root / spec.source).string());
+  GpuEvaluatorSetup setup{&spec,
+                          run.repo_root,
+                          run.out_dir / spec.name,
+                          run.builds->cache_dir,
+                          run.builds->arch,
+                          reference_object(baseline),
+                          run.verification,
+                          {},
+                          run.ncu,
+                          run.why_no_ncu,
+                          run.ceilings};
+  GpuEvaluator evaluator(setup, *run.compiler, *run.harness, session.clock);
+  SearchOptions search;
+  search.budget = run.budget;
+  search.seed = run.seed;
+  search.gpu = {run.builds->arch, has_arch_specific_variant(run.builds->arch)};
+  search.task = spec.name;
+  search.source_only = run.source_only;
+  search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  const double start = session.clock.now_seconds();
+  auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *run.kb,
+                           *run.catalogue, search, session.clock, session.progress);
+  if (!result) return result.error();
+  return write_optimize_result(spec, run.repo_root, *result, evaluator,
+                               session.clock.now_seconds() - start, run.out_dir, run.write_back,
+                               session);
+}
+
+}  // namespace kblaster

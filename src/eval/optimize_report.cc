@@ -1,0 +1,190 @@
+#include "eval/optimize_report.h"
+
+#include <cmath>
+
+#include "core/bounded_read.h"
+#include "core/file_replace.h"
+#include "core/file_write.h"
+#include "core/input_limits.h"
+#include "profile/profile_delta.h"
+#include "search/search_budget.h"
+
+namespace kblaster {
+namespace {
+
+nlohmann::json step_json(const SearchStep& s) {
+  const Evaluation& e = s.evaluation;
+  return {{"rollout", s.rollout},
+          {"step", s.depth},
+          {"state", s.state},
+          {"technique", s.technique},
+          {"mode", choice_mode_name(s.mode)},
+          {"change", s.change},
+          {"predicted_speedup", std::exp(s.predicted_log_speedup)},
+          {"outcome", std::string(outcome_name(e.outcome))},
+          {"speedup_vs_parent",
+           is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup)) : nlohmann::json()},
+          {"detail", e.detail},
+          {"best_speedup_after", std::exp(s.best_log_speedup_after)},
+          {"candidate", s.candidate}};
+}
+
+// The kblaster.toml settings a best candidate needs beyond its source.
+std::vector<std::string> settings_needed(const Candidate& best) {
+  std::vector<std::string> out;
+  for (const auto& f : best.extra_flags) out.push_back("nvcc_flags: add \"" + f + "\"");
+  if (!best.arch.empty()) out.push_back("[project] arch = \"" + best.arch + "\"");
+  for (const auto& [k, v] : best.macros) out.push_back("tunables: " + k + " = " + v + " first");
+  for (const auto& [k, v] : best.launcher_args)
+    out.push_back("args: " + k + " tunable = " + std::to_string(v) + " first");
+  return out;
+}
+
+// Why --apply must not rewrite `file` with the best's source; "" when it may.
+std::string reason_not_to_apply(const std::filesystem::path& file, const SearchResult& r,
+                                bool verified_faster) {
+  if (!verified_faster) return "no verified speedup against the baseline";
+  if (!r.soft_verification.empty()) return "the soft verification failed (below)";
+  if (r.best.source == r.baseline.source)
+    return "the source is unchanged; the speedup comes from build settings only (below)";
+  if (!settings_needed(r.best).empty())
+    return "the speedup was measured with build settings the source alone does not carry "
+           "(below); set them in kblaster.toml and rewrite the source by hand, or rerun";
+  const auto now = read_bounded(file, kMaxSourceBytes, "the kernel source");
+  if (!now) return now.error().message + "; not overwriting it";
+  if (*now != r.baseline.source)
+    return file.string() + " changed since the search read it; not overwriting it";
+  return "";
+}
+
+}  // namespace
+
+Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
+                                             const std::filesystem::path& repo_root,
+                                             const SearchResult& r, ResultProbe& evaluator,
+                                             double seconds, const std::filesystem::path& out_dir,
+                                             WriteBack write_back, Session& session) {
+  const Candidate& best = r.best;
+  const bool changed = !best.path.empty();
+  nlohmann::json j = {{"kernel", spec.name},
+                      {"source", spec.source},
+                      {"baseline_state", r.baseline_state},
+                      {"best_state", r.best_state},
+                      {"baseline_candidate", r.baseline.fingerprint()},
+                      {"best_candidate", best.fingerprint()},
+                      {"path", best.path},
+                      {"changes", best.changes},
+                      {"settings_needed", settings_needed(best)},
+                      {"stop_reason", r.stop_reason},
+                      {"evaluations", r.best_so_far.size()},
+                      {"evaluations_to_95_percent", evaluations_to_reach(r.best_so_far, 0.95)},
+                      {"soft_verification", r.soft_verification},
+                      {"seconds", seconds},
+                      {"gpu_busy_seconds", evaluator.gpu_seconds()},
+                      {"ncu_seconds", evaluator.profile_seconds()},
+                      {"gpu_idle_share",
+                       seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : r.steps) steps.push_back(step_json(s));
+  j["steps"] = steps;
+
+  bool verified_faster = false;
+  if (changed) {
+    // The speedup claimed is a fresh A/B of baseline against best, not the product of steps.
+    auto ab = evaluator.compare(r.baseline, best);
+    if (!ab) return ab.error();
+    const Comparison& c = ab->comparison;
+    const bool timed = ab->rejected.empty() && c.ratio > 0.0 && std::isfinite(c.ratio);
+    verified_faster = timed && c.verdict == Verdict::faster;
+    if (timed)
+      j["speedup"] = {{"value", 1.0 / c.ratio},
+                      {"ci_low", 1.0 / c.ci_high},
+                      {"ci_high", 1.0 / c.ci_low},
+                      {"verdict", verdict_name(c.verdict)},
+                      {"reason", c.reason}};
+    else
+      j["speedup"] = {{"value", nullptr},
+                      {"verdict", ab->rejected.empty() ? verdict_name(c.verdict) : "REJECTED"},
+                      {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
+  } else {
+    j["speedup"] = {
+        {"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
+  }
+  j["verification"] =
+      !changed ? "the baseline"
+      : spec.reference.kind != ReferenceSpec::Kind::base_revision
+          ? "every size, against the kernel's reference, at each step and in the final A/B"
+          : "every size, against the parent's output (no reference), at each step and in the "
+            "final A/B";
+  std::string why;
+  std::optional<ProfileReport> before, after;
+  std::optional<ProfileDelta> delta;
+  if (changed) {
+    auto b = evaluator.profile(r.baseline, why);
+    if (!b) return b.error();
+    auto a = evaluator.profile(best, why);
+    if (!a) return a.error();
+    before = *b, after = *a;
+  }
+  if (before && after) {
+    delta = profile_delta(before->total, before->state, after->total, after->state);
+    j["profile_delta"] = to_json(*delta);
+  } else {
+    j["profile_delta"] = nullptr;
+    if (changed) j["profile_delta_missing"] = why;
+  }
+
+  const auto dir = out_dir / spec.name;
+  const auto best_file = dir / std::filesystem::path(spec.source).filename();
+  const auto result_file = dir / "result.json";
+  j["best_source_file"] = best_file.string();
+  j["result_file"] = result_file.string();
+  KB_TRY(make_directories(dir));
+  KB_TRY(replace_file(best_file, best.source));
+  session.progress << "  result: " << j["speedup"]["verdict"].get<std::string>();
+  if (j["speedup"]["value"].is_number())
+    session.progress << " " << j["speedup"]["value"].get<double>() << "x";
+  if (j["speedup"].contains("ci_low"))
+    session.progress << " [" << j["speedup"]["ci_low"].get<double>() << ", "
+                     << j["speedup"]["ci_high"].get<double>() << "]";
+  if (changed) session.progress << " via";
+  for (const auto& t : best.path) session.progress << " " << t;
+  session.progress << "; " << r.stop_reason << "; GPU idle "
+                   << static_cast<int>(j["gpu_idle_share"].get<double>() * 100) << "%";
+  if (seconds > 0 && evaluator.profile_seconds() > 0)
+    session.progress << " (ncu " << static_cast<int>(evaluator.profile_seconds() / seconds * 100)
+                     << "% of the time, counted busy)";
+  session.progress << "\n";
+  if (delta) print_profile_delta(session.progress, *delta);
+  for (const auto& f : r.soft_verification)
+    session.progress << "  soft verification: " << f << "\n";
+  if (write_back == WriteBack::if_verified) {
+    const std::string why_not = reason_not_to_apply(repo_root / spec.source, r, verified_faster);
+    j["applied"] = why_not.empty();
+    if (why_not.empty()) {
+      KB_TRY(replace_file(repo_root / spec.source, best.source));
+      session.progress << "  applied: rewrote " << (repo_root / spec.source).string() << "\n";
+    } else {
+      session.progress << "  not applied: " << why_not << "\n";
+    }
+  }
+  for (const auto& s : settings_needed(best))
+    session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
+  KB_TRY(replace_file(result_file, j.dump(2) + "\n"));
+  session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
+  // The evaluator keeps each built candidate's tree, and each profiled one's ncu CSV,
+  // beside the result, named by its fingerprint. Profiles are named only when ncu ran
+  // in this run: the folder may be an earlier run's.
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir / "trees", ec))
+    session.progress << "  candidates' source trees (the baseline, every step's child, and "
+                        "children built ahead): "
+                     << (dir / "trees").string()
+                     << "/<candidate>/, as result.json names them (steps[].candidate)\n";
+  if (evaluator.profile_seconds() > 0 && std::filesystem::is_directory(dir / "profiles", ec))
+    session.progress << "  ncu CSVs of the candidates profiled: " << (dir / "profiles").string()
+                     << "/<candidate>.csv\n";
+  return j;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,131 @@
+#include "eval/verify_step.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "eval/seed_source.h"
+
+namespace kblaster {
+namespace {
+
+std::string scientific(double v) {
+  std::ostringstream s;
+  s << std::setprecision(2) << std::scientific << v;
+  return s.str();
+}
+
+KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
+                              const std::vector<std::uint64_t>& seeds, Session& session,
+                              Result<bool>& error) {
+  KernelVerification kv;
+  kv.spec = b.spec;
+  const KernelSpec& spec = *b.spec;
+  if (!b.result.ok()) {
+    kv.skip_reason = "it did not build";
+    return kv;
+  }
+  if (b.reference && !b.reference->ok()) {
+    kv.skip_reason = "its reference did not build";
+    return kv;
+  }
+  if (spec.reference.kind == ReferenceSpec::Kind::base_revision) {
+    kv.skip_reason = "its reference is the base revision, which only `kblaster check` has";
+    return kv;
+  }
+  if (auto s = harness.load({b.result.object.string()}, reference_object(b)); !s) {
+    error = s.error();
+    return kv;
+  }
+  auto sizes = verify_at_every_size(harness, spec, 0, seeds, Against{}, [&](const SizeVerdict& s) {
+    session.progress << "  " << spec.name << "  " << s.size << "  " << describe_verdict(s.verdict)
+                     << "\n";
+  });
+  if (!sizes) {
+    error = sizes.error();
+    return kv;
+  }
+  kv.sizes = std::move(*sizes);
+  kv.status = first_failure(kv.sizes) ? KernelVerification::Status::failed
+                                      : KernelVerification::Status::passed;
+  return kv;
+}
+
+}  // namespace
+
+std::string describe_verdict(const CheckVerdict& v) {
+  if (v.passed)
+    return "passed (max abs error " + scientific(v.number("max_abs_error")) + ", " +
+           (v.detail.contains("max_rel_error") && v.detail["max_rel_error"].is_number()
+                ? "max rel error " + scientific(v.number("max_rel_error"))
+                : std::string(
+                      "no relative error: no expected value is a normal float (integer outputs, "
+                      "or only zeros, subnormals, infinities or NaNs)")) +
+           ")";
+  std::string line = "FAILED " + v.reason + ": " + v.message;
+  if (v.detail.contains("seed")) line += " [seed " + v.detail["seed"].dump() + "]";
+  return line;
+}
+
+double request_timeout(const VerifyFlags& flags) {
+  return std::max(flags.timeout_s, flags.timeout_floor_s);
+}
+
+std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
+                                              std::uint64_t default_first) {
+  const std::uint64_t first = flags.seed_base != 0 ? flags.seed_base : default_first;
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < flags.seeds; ++i) seeds.push_back(first + static_cast<std::uint64_t>(i));
+  return seeds;
+}
+
+const char* verification_status_name(KernelVerification::Status s) {
+  switch (s) {
+    case KernelVerification::Status::passed:
+      return "passed";
+    case KernelVerification::Status::failed:
+      return "failed";
+    case KernelVerification::Status::skipped:
+      return "skipped";
+  }
+  return "?";
+}
+
+Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds,
+                                                       HarnessClient& harness,
+                                                       const VerifyFlags& flags, Session& session) {
+  const auto seeds = verification_seeds(flags, draw_seed());
+  const std::uint64_t base = seeds.front();
+  session.progress << "verifying " << builds.kernels.size() << " kernel(s) at every size with "
+                   << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base
+                   << ")\n";
+  std::vector<KernelVerification> out;
+  for (std::size_t i = 0; i < builds.kernels.size(); ++i) {
+    const KernelBuild& b = builds.kernels[i];
+    session.progress << "[" << i + 1 << "/" << builds.kernels.size() << "] " << b.spec->name
+                     << "\n";
+    Result<bool> error = true;
+    KernelVerification kv = verify_one(b, harness, seeds, session, error);
+    if (!error) return error.error();
+    if (kv.status == KernelVerification::Status::skipped)
+      session.progress << "  " << b.spec->name << "  skipped: " << kv.skip_reason << "\n";
+    out.push_back(std::move(kv));
+  }
+  return out;
+}
+
+nlohmann::json to_json(const KernelVerification& v) {
+  nlohmann::json sizes = nlohmann::json::array();
+  for (const auto& s : v.sizes)
+    sizes.push_back({{"size", s.size},
+                     {"passed", s.verdict.passed},
+                     {"reason", s.verdict.reason},
+                     {"message", s.verdict.message},
+                     {"detail", s.verdict.detail}});
+  nlohmann::json j = {
+      {"name", v.spec->name}, {"status", verification_status_name(v.status)}, {"sizes", sizes}};
+  if (!v.skip_reason.empty()) j["skip_reason"] = v.skip_reason;
+  return j;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,52 @@
+// The verification step of `kblaster verify` and `kblaster run`: each built
+// kernel against its reference, at every declared size, in kblaster-harness.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "eval/build_step.h"
+#include "eval/verify_sizes.h"
+#include "gpu/harness_client.h"
+
+namespace kblaster {
+
+struct VerifyFlags {
+  int seeds = 3;                // fresh inputs per size
+  std::uint64_t seed_base = 0;  // 0 = draw one at random (printed, so a run can be repeated)
+  double timeout_s = 60.0;      // per size; a launch that takes longer counts as a hang
+  double timeout_floor_s = 0;   // the command's minimum: its timing requests run longer
+};
+
+// The harness request timeout: --timeout, raised to the command's floor.
+double request_timeout(const VerifyFlags& flags);
+
+// The verification seeds: --seeds of them, counting up from --seed, or from
+// `default_first` without it (verify and check draw one at random; optimize
+// passes the search seed + 1000, so a search seed repeats its inputs too).
+std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
+                                              std::uint64_t default_first);
+
+// One size's verdict for progress output: "passed (max abs error 1.2e-07, max
+// rel error 3.4e-06)", or "FAILED reason: message [seed N]".
+std::string describe_verdict(const CheckVerdict& verdict);
+
+struct KernelVerification {
+  const KernelSpec* spec = nullptr;
+  enum class Status { passed, failed, skipped } status = Status::skipped;
+  std::string skip_reason;
+  std::vector<SizeVerdict> sizes;  // in spec order, up to the first failure
+};
+const char* verification_status_name(KernelVerification::Status s);
+
+// Verifies every kernel of `builds` through `harness`; prints one line per
+// kernel and size. Errors are harness failures that are not verdicts.
+Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds,
+                                                       HarnessClient& harness,
+                                                       const VerifyFlags& flags, Session& session);
+
+nlohmann::json to_json(const KernelVerification& v);
+
+}  // namespace kblaster

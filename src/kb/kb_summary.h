@@ -1,0 +1,35 @@
+// What `kblaster kb stats` and `kblaster kb show` report, as values: the KB's
+// counts, its best-evidenced statistics and newest lessons, and per state the
+// techniques it expects most of. The commands print or serialise them.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/status.h"
+#include "kb/catalogue.h"
+#include "kb/store.h"
+
+namespace kblaster {
+
+// {"kb": path, "techniques", "states", "trajectories", "steps", "measured_steps",
+// "lessons", "best_kernels", "schema_version": counts; "most_evidence": the 10
+// (state, technique, arch) rows with the most measured steps; "recent_lessons":
+// the 5 newest}. `path` is the KB as the user knows it.
+Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path);
+
+// Which states `kb show` covers and how many techniques each lists.
+struct ShowQuery {
+  std::string state;  // only this state; "" = every state of the catalogue
+  std::string arch = "sm_90";
+  int top = 5;
+};
+
+// {"arch", "states": [{"state", "description", "best": [the `top` predictions, with
+// their evidence], "lessons": [the lessons of those techniques here]}]}. Error::usage
+// for a --state the catalogue does not have, naming the nearest one.
+Result<nlohmann::json> kb_show(const Store& store, const Catalogue& catalogue,
+                               const ShowQuery& query);
+
+}  // namespace kblaster

@@ -1,0 +1,284 @@
+#include "eval/compare_step.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "eval/fake_harness_runner.h"
+#include "core/config_loader.h"
+#include "stats/synthetic.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using testing::FakeClock;
+using testing::FakeHarnessRunner;
+using testing::harness_verdict;
+
+constexpr const char* kConfig = R"TOML([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+reference = "k/scale_ref.cpp:scale_ref"
+tolerance = { rtol = 1e-3, atol = 1e-6 }
+args = [
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "inp", type = "f32", shape = "N" },
+  { name = "N", type = "i32" },
+]
+sizes = [ { N = 1048576 } ]
+)TOML";
+constexpr double kMhz = 1980;
+
+class CompareTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir.write("k/scale.cu", "void scale() {}\n");
+    dir.write("k/scale_ref.cpp", "void scale_ref() {}\n");
+    dir.write("kblaster.toml", kConfig);
+    auto loaded = load_config(DirectoryTree(dir.path()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    config = std::move(*loaded);
+    runner.on("recheck", [](const json&) -> Result<json> {
+      return json{{"verdict", harness_verdict(true, "passed")}};
+    });
+    // Answers launch by launch from `launch`; `pair` counts the (A, B) pairs of
+    // the loop, so a test can script a pattern over pairs.
+    runner.on("sample", [this](const json& request) -> Result<json> {
+      const bool warmup = runner.sent("sample").size() == 1;
+      json samples = json::array();
+      for (int c : request.at("order")) {
+        const TimingSample s = launch(c, pair);
+        samples.push_back({{"candidate", c}, {"gpu_s", s.gpu_seconds}, {"sm_mhz", s.sm_mhz}});
+        if (!warmup && ++launched % 2 == 0) ++pair;
+      }
+      return json{{"samples", samples}};
+    });
+    runner.drive_clock(clock, 30e-6);
+  }
+  const KernelSpec& spec() const { return config.kernels.at(0); }
+  Result<AbResult> run() { return compare_once(client, spec(), flags, clock); }
+  // A at `a` seconds and B at `b`, both with relative noise `noise`, at full clock.
+  void steady(double a, double b, double noise) {
+    launch = [this, a, b, noise](int c, std::size_t) {
+      return TimingSample{c, source.timing(c == 0 ? a : b, noise), kMhz};
+    };
+  }
+
+  testing::TempDir dir;
+  Config config;
+  FakeHarnessRunner runner;
+  HarnessClient client{runner};
+  FakeClock clock;
+  CompareFlags flags;
+  synthetic::TimingSource source{99};
+  std::function<TimingSample(int candidate, std::size_t pair)> launch;
+  std::size_t launched = 0, pair = 0;
+};
+
+TEST_F(CompareTest, InterleavesPairsAndAlternatesWhichCandidateLeads) {
+  steady(10e-6, 10e-6, 0.05);  // noisy, so several batches are needed
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto samples = runner.sent("sample");
+  ASSERT_GE(samples.size(), 4u) << "want several batches; got " << samples.size();
+  EXPECT_EQ(samples[0]["order"], (json{0, 1, 0, 1})) << "the warm-up";
+  std::size_t pairs = 0;
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    const auto& order = samples[i]["order"];
+    ASSERT_EQ(order.size() % 2, 0u) << order.dump();
+    const int lead = i % 2 == 1 ? 0 : 1;  // A leads the first batch, then B, then A ...
+    for (std::size_t k = 0; k < order.size(); k += 2) {
+      ASSERT_EQ(order[k], lead) << "batch " << i << ": " << order.dump();
+      ASSERT_EQ(order[k + 1], 1 - lead) << "batch " << i << ": " << order.dump();
+    }
+    pairs += order.size() / 2;
+  }
+  EXPECT_EQ(samples[1]["order"].size(), 2 * flags.budget.min_pairs)
+      << "the first checkpoint's pairs";
+  EXPECT_EQ(r->pairs, pairs);
+  EXPECT_EQ(r->comparison.n_a, pairs);
+}
+
+// Small checkpoints, so a verdict takes several batches, half of them led by B.
+void small_batches(CompareFlags& flags) {
+  flags.budget.min_pairs = 2;
+  flags.budget.batch = 2;
+}
+
+TEST_F(CompareTest, BTenPercentSlowerIsSlower) {
+  steady(10e-6, 11e-6, 0.01);
+  small_batches(flags);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(runner.sent("sample").size(), 5u) << "the verdict should need B-led batches too";
+  EXPECT_EQ(r->comparison.verdict, Verdict::slower) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1.10, 0.01);
+  EXPECT_EQ(r->end, AbState::decided);
+  EXPECT_EQ(r->throttled_pairs, 0u);
+}
+
+TEST_F(CompareTest, BTenPercentFasterIsFaster) {
+  steady(11e-6, 10e-6, 0.01);
+  small_batches(flags);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->comparison.verdict, Verdict::faster) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1 / 1.10, 0.01);
+}
+
+TEST_F(CompareTest, IdenticalKernelsAreTheSame) {
+  steady(10e-6, 10e-6, 0.01);
+  small_batches(flags);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->comparison.verdict, Verdict::same) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1.0, 0.01);
+  EXPECT_EQ(r->end, AbState::decided);
+}
+
+TEST_F(CompareTest, PairsWithAThrottledLaunchAreExcludedAndCounted) {
+  // A and B are the same kernel; in 4 pairs of 10 (never the warm-up's, pair 0)
+  // B's launch ran at a low clock and took 30% longer. Counted in, those would
+  // make B look slower.
+  std::size_t throttled = 0;
+  launch = [&](int c, std::size_t p) {
+    const bool slow = c == 1 && p % 10 >= 6;
+    throttled += slow;
+    return slow ? TimingSample{c, source.timing(13e-6, 0.03), 1400}
+                : TimingSample{c, source.timing(10e-6, 0.03), kMhz};
+  };
+  flags.budget.max_pairs = 400;
+  flags.budget.max_seconds = 1e9;
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_GT(throttled, 0u);
+  EXPECT_EQ(r->throttled_pairs, throttled);
+  EXPECT_EQ(r->comparison.n_a, r->pairs - r->throttled_pairs);
+  EXPECT_EQ(r->comparison.n_b, r->pairs - r->throttled_pairs);
+  EXPECT_NE(r->comparison.verdict, Verdict::slower) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1.0, 0.02) << r->comparison.reason;
+}
+
+// Throttled pairs must not decide when sampling stops: they once made B look
+// SLOWER at 60 pairs, ending sampling (DECIDED) while the verdict on the clean
+// pairs was AMBIGUOUS with 340 pairs of budget unused.
+TEST_F(CompareTest, ThrottledPairsDoNotDecideWhenToStop) {
+  launch = [&](int c, std::size_t p) {
+    return c == 1 && p % 10 >= 6 ? TimingSample{c, source.timing(13e-6, 0.03), 1400}
+                                 : TimingSample{c, source.timing(10e-6, 0.03), kMhz};
+  };
+  flags.budget.max_pairs = 400;
+  flags.budget.max_seconds = 1e9;
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  if (r->end == AbState::decided) {
+    EXPECT_NE(r->comparison.verdict, Verdict::ambiguous)
+        << "ended DECIDED after " << r->pairs << " pairs, but " << r->comparison.reason;
+  }
+}
+
+TEST_F(CompareTest, RechecksBothCandidatesAtTheEnd) {
+  steady(10e-6, 10e-6, 0.01);
+  runner.on("recheck", [](const json& request) -> Result<json> {
+    const bool b = request.at("candidate") == 1;
+    return json{{"verdict", b ? harness_verdict(false, "nonfinite", "out[3] is NaN")
+                              : harness_verdict(true, "passed")}};
+  });
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& sent = runner.requests;
+  ASSERT_GE(sent.size(), 4u);
+  const json tolerance = {{"rtol", 1e-3}, {"atol", 1e-6}};
+  EXPECT_EQ(sent[sent.size() - 2],
+            (json{{"op", "recheck"}, {"candidate", 0}, {"tolerance", tolerance}}));
+  EXPECT_EQ(sent[sent.size() - 1],
+            (json{{"op", "recheck"}, {"candidate", 1}, {"tolerance", tolerance}}));
+  EXPECT_EQ(runner.sent("recheck").size(), 2u);
+  EXPECT_TRUE(r->recheck_a.passed);
+  EXPECT_FALSE(r->recheck_b.passed);
+  EXPECT_EQ(r->recheck_b.reason, "nonfinite");
+  EXPECT_EQ(runner.ops().front(), "bench_prepare");
+  EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], "reference");
+}
+
+// A crash while A is rechecked ends the harness, and B's last output with it:
+// A is rejected for the crash, B is not asked (a fresh harness has nothing
+// loaded), and the comparison is a result, not an Error.
+TEST_F(CompareTest, ACrashInARecheckRejectsAAndAsksNothingOfTheLostHarness) {
+  steady(10e-6, 10e-6, 0.01);
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->recheck_a.reason, "crashed");
+  EXPECT_EQ(r->recheck_b.reason, "not_rechecked");
+  EXPECT_EQ(runner.sent("recheck").size(), 1u);
+  EXPECT_NE(r->rejected.find("A's last timed output could not be rechecked (crashed: the harness "
+                             "died while the last timed output was rechecked"),
+            std::string::npos)
+      << r->rejected;
+  const json j = to_json(*r);
+  EXPECT_TRUE(j["recheck"]["a"].is_null()) << "A's recheck ended the harness: " << j.dump();
+  EXPECT_TRUE(j["recheck"]["b"].is_null()) << "B was never rechecked: " << j.dump();
+}
+
+// The fresh harness after the crash holds nothing; a later comparison (compare
+// --repeat, bench --repeat) must load and set up again rather than fail on it.
+TEST_F(CompareTest, AComparisonAfterACrashLoadsAndSetsUpAgain) {
+  steady(10e-6, 10e-6, 0.01);
+  std::uint64_t workload_in = 0;  // the harness generation that was last set up
+  runner.on("setup", [&](const json&) -> Result<json> {
+    workload_in = runner.generation();
+    return json::object();
+  });
+  runner.on("bench_prepare", [&](const json&) -> Result<json> {
+    if (workload_in != runner.generation()) return Error::io("no workload: send `setup` first");
+    return json::object();
+  });
+  const json args = {{"N", 1048576}};
+  ASSERT_TRUE(client.load({"a.so", "b.so"}, std::nullopt).ok());
+  ASSERT_TRUE(client.setup(args).ok());
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto first = run();
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_FALSE(first->rejected.empty());
+  EXPECT_FALSE(client.holds_load());
+
+  auto second = run();
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_TRUE(second->rejected.empty()) << second->rejected;
+  EXPECT_TRUE(client.holds_load());
+  ASSERT_EQ(runner.sent("load").size(), 2u);
+  EXPECT_EQ(runner.sent("load")[1]["candidates"], (json{"a.so", "b.so"}));
+  ASSERT_EQ(runner.sent("setup").size(), 2u);
+  EXPECT_EQ(runner.sent("setup")[1]["args"], args);
+
+  auto third = run();  // nothing lost this time: nothing sent again
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_EQ(runner.sent("load").size(), 2u);
+}
+
+TEST_F(CompareTest, AKernelWithoutAReferenceIsRecheckedAgainstTheBase) {
+  steady(10e-6, 10e-6, 0.01);
+  auto r = compare_once(client, spec(), flags, clock, Against{0});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], (json{{"candidate", 0}}));
+}
+
+TEST_F(CompareTest, AnUndecidedComparisonStopsAtTheTimeLimit) {
+  steady(10e-6, 10.2e-6, 0.2);  // 2% apart under 20% noise: not decidable quickly
+  flags.budget.max_seconds = 0.05;
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->end, AbState::time_limit);
+  EXPECT_EQ(r->comparison.verdict, Verdict::ambiguous) << r->comparison.reason;
+  EXPECT_LT(r->pairs, flags.budget.max_pairs);
+  EXPECT_EQ(runner.sent("recheck").size(), 2u) << "rechecked even when undecided";
+}
+
+}  // namespace
+}  // namespace kblaster

@@ -1,0 +1,210 @@
+// GpuEvaluator with real nvcc builds and a scripted harness (no GPU): compile
+// failures, verification failures, a child the harness cannot load, a build
+// made ahead by prefetch, and the A/B reward.
+#include "eval/gpu_evaluator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "eval/fake_harness_runner.h"
+#include "eval/fake_ncu.h"
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "gpu/fake_harness/fake_harness.h"
+#include "gpu/real_nvcc.h"
+#include "stats/synthetic.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+constexpr const char* kConfig = R"TOML([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+args = [
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "inp", type = "f32", shape = "N" },
+  { name = "N", type = "i32" },
+]
+sizes = [ { N = 4096 } ]
+)TOML";
+
+constexpr const char* kSource =
+    R"CU(__global__ void scale_kernel(float* out, const float* inp, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * inp[i];
+}
+void scale(float* out, const float* inp, int n) {
+  constexpr int kThreads = 256;
+  scale_kernel<<<(n + kThreads - 1) / kThreads, kThreads>>>(out, inp, n);
+}
+)CU";
+
+class GpuEvaluatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo.write("k/scale.cu", kSource);
+    repo.write("kblaster.toml", kConfig);
+    auto loaded = load_config(DirectoryTree(repo.path()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    config = std::move(*loaded);
+    runner.on("verify", [this](const json&) -> Result<json> {
+      return json{{"verdict", testing::harness_verdict(verify_passes,
+                                                       verify_passes ? "passed" : "wrong_result",
+                                                       "`out`[7] is 3, expected 2")}};
+    });
+    runner.on("recheck", [](const json&) -> Result<json> {
+      return json{{"verdict", testing::harness_verdict(true, "passed")}};
+    });
+    // Candidate 1 (the child) runs at 0.8 of candidate 0 (the parent).
+    runner.on("sample", [this](const json& request) -> Result<json> {
+      json samples = json::array();
+      for (int c : request.at("order"))
+        samples.push_back({{"candidate", c},
+                           {"gpu_s", source.timing(c == 0 ? 1e-3 : 0.8e-3, 0.002)},
+                           {"sm_mhz", 1980.0}});
+      return json{{"samples", samples}};
+    });
+    runner.drive_clock(clock, 1e-3);
+    baseline.source = kSource;
+  }
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc) { return evaluator(nvcc, work.path()); }
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
+                                          std::optional<NcuTool> ncu = std::nullopt) {
+    GpuEvaluatorSetup s{&config.kernels.at(0),
+                        repo.path(),
+                        work_dir,
+                        work.path() / "cache",
+                        "sm_90",
+                        std::nullopt,
+                        {1, 2, 3},
+                        {},
+                        ncu,
+                        ncu ? "" : "no ncu in tests",
+                        {}};
+    return std::make_unique<GpuEvaluator>(s, nvcc, client, clock);
+  }
+  Candidate child(const std::string& from, const std::string& to) {
+    Candidate c = baseline;
+    c.source.replace(c.source.find(from), from.size(), to);
+    c.path = {"launch_geometry_tuning"};
+    c.changes = {"set kThreads"};
+    return c;
+  }
+
+  testing::TempDir repo, work;
+  Config config;
+  testing::FakeHarnessRunner runner;
+  HarnessClient client{runner};
+  testing::FakeClock clock;
+  synthetic::TimingSource source{5};
+  Candidate baseline;
+  bool verify_passes = true;
+};
+
+TEST_F(GpuEvaluatorTest, AFasterVerifiedChildEarnsItsLogSpeedup) {
+  KB_REQUIRE_NVCC(nvcc);
+  auto e = evaluator(*nvcc)->evaluate(baseline, child("kThreads = 256", "kThreads = 128"));
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->outcome, StepOutcome::faster) << e->detail;
+  EXPECT_NEAR(e->log_speedup, std::log(1.25), 0.01);
+  // Parent is candidate 0, the child 1; the child was verified (against the parent's
+  // output: this kernel has no reference) before it was timed.
+  const auto loads = runner.sent("load");
+  ASSERT_FALSE(loads.empty());
+  EXPECT_EQ(loads.back()["candidates"].size(), 2u);
+  EXPECT_EQ(runner.sent("verify").at(0)["candidate"], 1);
+  EXPECT_EQ(runner.sent("verify").at(0)["against"]["candidate"], 0);
+}
+
+TEST_F(GpuEvaluatorTest, ACompileErrorAndAFailedVerificationAreOutcomes) {
+  KB_REQUIRE_NVCC(nvcc);
+  auto ev = evaluator(*nvcc);
+  auto broken = ev->evaluate(baseline, child("2.0f * inp[i]", "2.0f * undefined_name"));
+  ASSERT_TRUE(broken.ok()) << broken.error().message;
+  EXPECT_EQ(broken->outcome, StepOutcome::compile_failure);
+  EXPECT_THAT(broken->detail, HasSubstr("undefined_name"));
+  verify_passes = false;
+  auto wrong = ev->evaluate(baseline, child("kThreads = 256", "kThreads = 64"));
+  ASSERT_TRUE(wrong.ok()) << wrong.error().message;
+  EXPECT_EQ(wrong->outcome, StepOutcome::verify_failure);
+  EXPECT_THAT(wrong->detail, HasSubstr("wrong_result"));
+  EXPECT_TRUE(runner.sent("sample").empty()) << "a wrong child is never timed";
+}
+
+TEST_F(GpuEvaluatorTest, AChildTheHarnessCannotLoadIsBlamedOnlyIfTheParentLoads) {
+  KB_REQUIRE_NVCC(nvcc);
+  auto ev = evaluator(*nvcc);
+  runner.fail_next("load", HarnessFailure::refused, "dlopen: undefined symbol");
+  auto e = ev->evaluate(baseline, child("kThreads = 256", "kThreads = 512"));
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->outcome, StepOutcome::verify_failure);
+  EXPECT_THAT(e->detail, HasSubstr("could not load it: "));
+  runner.fail_next("load", HarnessFailure::unavailable, "no harness");
+  runner.fail_next("load", HarnessFailure::unavailable, "no harness");
+  auto broken_machine = ev->evaluate(baseline, child("kThreads = 256", "kThreads = 1024"));
+  EXPECT_FALSE(broken_machine.ok()) << "the machinery failing is an Error, not a finding";
+}
+
+TEST_F(GpuEvaluatorTest, APrefetchedChildIsBuiltAheadAndUsed) {
+  KB_REQUIRE_NVCC(nvcc);
+  auto ev = evaluator(*nvcc);
+  const Candidate next = child("kThreads = 256", "kThreads = 32");
+  ev->prefetch({next});
+  auto e = ev->evaluate(baseline, next);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->outcome, StepOutcome::faster) << e->detail;
+  EXPECT_TRUE(std::filesystem::exists(work.path() / "trees" / next.fingerprint() / "k/scale.cu"));
+  EXPECT_EQ(testing::read_text(work.path() / "trees" / next.fingerprint() / "k/scale.cu"),
+            next.source);
+  EXPECT_EQ(testing::read_text(repo.path() / "k/scale.cu"), kSource)
+      << "the user's file is untouched";
+}
+
+TEST_F(GpuEvaluatorTest, AnOutputFolderInsideTheRepositoryIsNotCopiedIntoTrees) {
+  KB_REQUIRE_NVCC(nvcc);
+  const auto inside = repo.path() / "opt-out";
+  auto ev = evaluator(*nvcc, inside);
+  const Candidate first = child("kThreads = 256", "kThreads = 128");
+  const Candidate second = child("kThreads = 256", "kThreads = 64");
+  ASSERT_TRUE(ev->evaluate(baseline, first).ok());
+  ASSERT_TRUE(ev->evaluate(baseline, second).ok());
+  const auto tree = inside / "trees" / second.fingerprint();
+  EXPECT_TRUE(std::filesystem::exists(tree / "k/scale.cu"));
+  EXPECT_TRUE(std::filesystem::exists(tree / "kblaster.toml"));
+  EXPECT_FALSE(std::filesystem::exists(tree / "opt-out")) << "earlier trees copied into later ones";
+}
+
+}  // namespace
+}  // namespace kblaster
+
+namespace kblaster {
+namespace {
+
+TEST_F(GpuEvaluatorTest, ACandidateIsProfiledOnceAndWithoutCountersTheStateSaysWhy) {
+  KB_REQUIRE_NVCC(nvcc);
+  testing::TempDir bin;
+  const auto ncu = testing::write_executable(bin, "ncu", testing::kRefusingNcu);
+  auto e = evaluator(*nvcc, work.path(), NcuTool{ncu});
+  for (int i = 0; i < 2; ++i) {
+    auto s = e->state_of(baseline);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(s->key, "latency.no_dominant_bottleneck");
+    EXPECT_THAT(s->explanation, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
+  }
+  std::string why;
+  auto p = e->profile(baseline, why);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(p->has_value());
+  EXPECT_THAT(why, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
+  EXPECT_EQ(testing::read_text(bin.path() / "runs"), "run\n") << "one ncu run for three asks";
+}
+
+}  // namespace
+}  // namespace kblaster

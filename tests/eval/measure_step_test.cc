@@ -1,0 +1,337 @@
+#include "eval/measure_step.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "eval/fake_harness_runner.h"
+#include "core/config_loader.h"
+#include "core/launch_plan.h"
+#include "stats/quantile.h"
+#include "stats/synthetic.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using testing::FakeClock;
+using testing::FakeHarnessRunner;
+using testing::harness_verdict;
+
+// 4 MiB read and 4 MiB written at the timed size; the second size is tiny, so
+// using it by mistake shows in every buffer's element count.
+constexpr const char* kConfig = R"TOML([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+reference = "k/scale_ref.cpp:scale_ref"
+args = [
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "inp", type = "f32", shape = "N" },
+  { name = "N", type = "i32" },
+]
+sizes = [ { N = 1048576 }, { N = 7 } ]
+)TOML";
+constexpr std::int64_t kMinBytes = 2 * 4 * 1048576;
+constexpr double kMhz = 1980;
+
+// Answers every sample request launch by launch from `launch`, and keeps what
+// it answered, one vector per request (the first is the warm-up).
+struct SyntheticGpu {
+  std::function<TimingSample(int candidate, std::size_t request)> launch;
+  std::vector<std::vector<TimingSample>> answered;
+
+  void attach(FakeHarnessRunner& runner) {
+    runner.on("sample", [this](const json& request) -> Result<json> {
+      std::vector<TimingSample> batch;
+      json samples = json::array();
+      for (int candidate : request.at("order")) {
+        const TimingSample s = launch(candidate, answered.size());
+        samples.push_back(
+            {{"candidate", s.candidate}, {"gpu_s", s.gpu_seconds}, {"sm_mhz", s.sm_mhz}});
+        batch.push_back(s);
+      }
+      answered.push_back(std::move(batch));
+      return json{{"samples", samples}};
+    });
+  }
+  // Every answered GPU time after the warm-up request, in order.
+  std::vector<double> timed() const {
+    std::vector<double> out;
+    for (std::size_t r = 1; r < answered.size(); ++r)
+      for (const auto& s : answered[r]) out.push_back(s.gpu_seconds);
+    return out;
+  }
+};
+
+class MeasureTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir.write("k/scale.cu", "void scale() {}\n");
+    dir.write("k/scale_ref.cpp", "void scale_ref() {}\n");
+    dir.write("kblaster.toml", kConfig);
+    auto loaded = load_config(DirectoryTree(dir.path()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    config = std::move(*loaded);
+    runner.on("recheck", [](const json&) -> Result<json> {
+      return json{{"verdict", harness_verdict(true, "passed")}};
+    });
+    runner.drive_clock(clock, 150e-6);
+    gpu.attach(runner);
+    flags.stop.min_gpu_seconds = 0.05;  // keeps the sample count, and the test, small
+  }
+  const KernelSpec& spec() const { return config.kernels.at(0); }
+  Result<Measurement> run(int candidate = 0) {
+    return measure(client, spec(), candidate, flags, ceilings, clock);
+  }
+  // Steady launches: `median` seconds with relative normal noise, at full clock.
+  void steady(double median, double rel_noise) {
+    gpu.launch = [this, median, rel_noise](int c, std::size_t) {
+      return TimingSample{c, source.timing(median, rel_noise), kMhz};
+    };
+  }
+  // The `order` lengths of the sample requests, warm-up first.
+  std::vector<std::size_t> batch_sizes() const {
+    std::vector<std::size_t> out;
+    for (const auto& r : runner.sent("sample")) out.push_back(r.at("order").size());
+    return out;
+  }
+
+  testing::TempDir dir;
+  Config config;
+  FakeHarnessRunner runner;
+  HarnessClient client{runner};
+  FakeClock clock;
+  BenchFlags flags;
+  Ceilings ceilings;
+  synthetic::TimingSource source{20240611};
+  SyntheticGpu gpu;
+};
+
+TEST_F(MeasureTest, TightSamplesConverge) {
+  steady(100e-6, 0.002);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->stop.reason, StopReason::converged);
+  EXPECT_LE(m->stop.noise, flags.stop.max_noise);
+  EXPECT_GE(m->stop.gpu_seconds, flags.stop.min_gpu_seconds) << "not before the minimum GPU time";
+  EXPECT_LT(m->stop.gpu_seconds, 2 * flags.stop.min_gpu_seconds) << "nor long after it";
+  EXPECT_EQ(m->samples, gpu.timed()) << "every timed sample is kept, in order; the warm-up is not";
+  EXPECT_EQ(m->stop.samples, m->samples.size());
+  EXPECT_EQ(m->throttled, 0u);
+  EXPECT_NEAR(m->summary.median, 100e-6, 0.5e-6);
+  EXPECT_EQ(m->sm_mhz, kMhz);
+  EXPECT_EQ(m->size, "N=1048576");
+  EXPECT_EQ(m->min_bytes, kMinBytes);
+  EXPECT_TRUE(m->recheck.passed);
+  EXPECT_EQ(m->rejected, "");
+  const auto ops = runner.ops();
+  ASSERT_GE(ops.size(), 5u);
+  EXPECT_EQ(ops[0], "setup");
+  EXPECT_EQ(ops[1], "bench_prepare");
+  EXPECT_EQ(ops.back(), "recheck");
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "sample"), static_cast<long>(ops.size()) - 3);
+}
+
+TEST_F(MeasureTest, NoisySamplesStopAtTheTimeLimit) {
+  gpu.launch = [this](int c, std::size_t) {
+    return TimingSample{c, source.lognormal(100e-6, 0.3), kMhz};
+  };
+  flags.stop.max_noise = 0.001;
+  flags.stop.max_seconds = 0.5;
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->stop.reason, StopReason::time_limit);
+  EXPECT_GT(m->stop.noise, flags.stop.max_noise);
+  // The clock moves 150 us per launch; the loop's clock starts after the warm-up.
+  const auto sizes = batch_sizes();
+  std::size_t launches = 0;
+  for (std::size_t i = 1; i + 1 < sizes.size(); ++i) launches += sizes[i];
+  EXPECT_LT(launches * 150e-6, flags.stop.max_seconds) << "it stopped later than it had to";
+  EXPECT_GE((launches + sizes.back()) * 150e-6, flags.stop.max_seconds) << "it stopped early";
+  EXPECT_EQ(runner.ops().back(), "recheck");
+}
+
+TEST_F(MeasureTest, ThrottledSamplesAreDroppedCountedAndLeftOutOfTheMedian) {
+  // Every fourth launch runs at a low clock and takes twice as long.
+  std::size_t launch = 0;
+  gpu.launch = [&](int c, std::size_t) {
+    const bool throttled = launch++ % 4 == 1;
+    return throttled ? TimingSample{c, source.timing(200e-6, 0.005), 1500}
+                     : TimingSample{c, source.timing(100e-6, 0.005), kMhz};
+  };
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  std::size_t throttled = 0;
+  for (std::size_t r = 1; r < gpu.answered.size(); ++r)
+    for (const auto& s : gpu.answered[r]) throttled += s.sm_mhz < kMhz;
+  ASSERT_GT(throttled, 0u);
+  EXPECT_EQ(m->throttled, throttled);
+  EXPECT_EQ(m->samples.size(), gpu.timed().size() - throttled);
+  EXPECT_LT(*std::max_element(m->samples.begin(), m->samples.end()), 150e-6)
+      << "no throttled sample is kept";
+  EXPECT_EQ(m->summary.n, m->samples.size());
+  EXPECT_NEAR(m->summary.median, 100e-6, 1e-6);
+  EXPECT_LT(m->summary.median, median_of(gpu.timed())) << "the median of every sample is higher";
+  EXPECT_EQ(m->sm_mhz, kMhz);
+}
+
+TEST_F(MeasureTest, AFailedRecheckRejectsTheTimingWithItsReason) {
+  steady(100e-6, 0.002);
+  runner.on("recheck", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(false, "wrong_result", "out[17]: got 3, expected 2")}};
+  });
+  auto m = run(1);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->recheck.passed);
+  EXPECT_NE(m->rejected.find("wrong_result"), std::string::npos) << m->rejected;
+  EXPECT_NE(m->rejected.find("out[17]: got 3, expected 2"), std::string::npos) << m->rejected;
+  const auto rechecks = runner.sent("recheck");
+  ASSERT_EQ(rechecks.size(), 1u);
+  EXPECT_EQ(rechecks[0]["candidate"], 1);
+  EXPECT_EQ(rechecks[0]["tolerance"],
+            (json{{"rtol", spec().tolerance.rtol}, {"atol", spec().tolerance.atol}}));
+  EXPECT_FALSE(to_json(*m, ceilings)["trusted"].get<bool>());
+}
+
+TEST_F(MeasureTest, AMedianUnderTheRooflineFloorIsImplausible) {
+  ceilings.dram_bytes_per_s = 4e12;  // floor: 8 MiB / 4 TB/s = 2.1 us
+  flags.stop.min_gpu_seconds = 0.002;
+  steady(1e-6, 0.002);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_DOUBLE_EQ(m->floor_seconds, kMinBytes / 4e12);
+  EXPECT_EQ(m->rejected.rfind("implausible", 0), 0u) << m->rejected;
+}
+
+TEST_F(MeasureTest, AMedianJustAboveTheFloorOrWithinItsSlackIsTrusted) {
+  ceilings.dram_bytes_per_s = 4e12;
+  flags.stop.min_gpu_seconds = 0.002;
+  const double floor = kMinBytes / 4e12;
+  for (double median : {1.05 * floor, 0.98 * floor}) {
+    steady(median, 0.001);
+    auto m = run();
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(m->rejected, "") << "median " << median << " against floor " << floor;
+  }
+}
+
+TEST_F(MeasureTest, BatchesGrowToCarryAbout20MsOfGpuTime) {
+  // A slow warm-up (5 ms) gives a small first batch; then 200 us launches.
+  gpu.launch = [this](int c, std::size_t request) {
+    return TimingSample{c, request == 0 ? 5e-3 : source.timing(200e-6, 0.002), kMhz};
+  };
+  flags.stop.min_gpu_seconds = 0.1;
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const auto sizes = batch_sizes();
+  ASSERT_GE(sizes.size(), 4u);
+  EXPECT_EQ(sizes[0], 3u) << "the warm-up";
+  EXPECT_EQ(sizes[1], 4u) << "20 ms over the warm-up's 5 ms";
+  for (std::size_t i = 2; i < sizes.size(); ++i) {
+    EXPECT_GE(sizes[i], 95u) << "request " << i;
+    EXPECT_LE(sizes[i], 100u) << "request " << i;
+  }
+}
+
+TEST_F(MeasureTest, BatchesStayBetweenOneAnd512Launches) {
+  steady(50e-3, 0.001);  // 50 ms: under one launch's worth of 20 ms
+  flags.stop.min_gpu_seconds = 0.5;
+  auto slow = run();
+  ASSERT_TRUE(slow.ok()) << slow.error().message;
+  auto sizes = batch_sizes();
+  EXPECT_EQ(std::count(sizes.begin() + 1, sizes.end(), 1u), static_cast<long>(sizes.size()) - 1);
+
+  runner.requests.clear();
+  steady(1e-6, 0.001);  // 1 us: 20000 launches would be 20 ms
+  flags.stop.min_gpu_seconds = 0.002;
+  auto fast = run();
+  ASSERT_TRUE(fast.ok()) << fast.error().message;
+  sizes = batch_sizes();
+  ASSERT_GE(sizes.size(), 2u);
+  EXPECT_EQ(sizes[1], 512u);
+}
+
+TEST_F(MeasureTest, SetsUpTheTimedSizeAndSamplesOnlyTheCandidate) {
+  steady(100e-6, 0.002);
+  auto m = run(1);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto plan = plan_kernel(spec());
+  ASSERT_TRUE(plan.ok());
+  const auto setups = runner.sent("setup");
+  ASSERT_EQ(setups.size(), 1u);
+  EXPECT_EQ(setups[0]["args"], harness_args(spec(), plan->sizes[0]));
+  EXPECT_NE(setups[0]["args"], harness_args(spec(), plan->sizes[1]));
+  const auto prepares = runner.sent("bench_prepare");
+  ASSERT_EQ(prepares.size(), 1u);
+  EXPECT_EQ(prepares[0]["against"], "reference");
+  EXPECT_EQ(prepares[0]["seed"].get<std::uint64_t>() % 2, 1u) << "the seed is never 0";
+  for (const auto& r : runner.sent("sample"))
+    for (int c : r.at("order")) ASSERT_EQ(c, 1) << r.dump();
+}
+
+TEST_F(MeasureTest, AnEmptyWarmupAnswerRejectsTheTiming) {
+  runner.on("sample", [](const json&) -> Result<json> { return json{{"samples", json::array()}}; });
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_NE(m->rejected.find("0 samples for 3 launches"), std::string::npos) << m->rejected;
+}
+
+// A candidate that takes the harness down while timed is a finding about the
+// candidate (a rejected timing, exit 1), not a kblaster error; the harness restarts.
+TEST_F(MeasureTest, ACandidateFailingWhileTimedRejectsTheTiming) {
+  steady(100e-6, 0.002);
+  runner.fail_next("sample", HarnessFailure::crashed,
+                   "harness request 'sample': exited (signal 11)", 2);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_NE(m->rejected.find("failed while timed"), std::string::npos) << m->rejected;
+  EXPECT_NE(m->rejected.find("signal 11"), std::string::npos) << m->rejected;
+  EXPECT_TRUE(runner.sent("recheck").empty());
+  EXPECT_GE(runner.restarts, 1);
+}
+
+// A candidate that dies while its last timed output is checked again is a
+// rejected timing, as it would be in verify, not an Error (which exits 4).
+TEST_F(MeasureTest, ACandidateCrashingInTheRecheckRejectsTheTiming) {
+  steady(100e-6, 0.002);
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->recheck.passed);
+  EXPECT_EQ(m->recheck.reason, "crashed");
+  EXPECT_NE(m->rejected.find("could not be rechecked (crashed"), std::string::npos) << m->rejected;
+  EXPECT_NE(m->rejected.find("signal 11"), std::string::npos) << m->rejected;
+}
+
+// bench --repeat: the next measurement reaches a fresh, empty harness, so the
+// objects are loaded again before it is set up and timed.
+TEST_F(MeasureTest, AMeasurementAfterACrashLoadsTheObjectsAgain) {
+  steady(100e-6, 0.002);
+  std::uint64_t loaded_in = 0;  // the harness generation that was last loaded
+  runner.on("load", [&](const nlohmann::json&) -> Result<nlohmann::json> {
+    loaded_in = runner.generation();
+    return nlohmann::json::object();
+  });
+  runner.on("setup", [&](const nlohmann::json&) -> Result<nlohmann::json> {
+    if (loaded_in != runner.generation())
+      return Error::io("no candidates loaded: send `load` first");
+    return nlohmann::json::object();
+  });
+  ASSERT_TRUE(client.load({"k.so"}, std::nullopt).ok());
+  runner.fail_next("recheck", HarnessFailure::crashed,
+                   "harness request 'recheck': exited (signal 11)");
+  auto first = run();
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_FALSE(first->rejected.empty());
+  auto second = run();
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_TRUE(second->rejected.empty()) << second->rejected;
+  EXPECT_EQ(runner.sent("load").size(), 2u);
+}
+
+}  // namespace
+}  // namespace kblaster

@@ -1,0 +1,226 @@
+// The optimise result: files written, and --apply's contract (the user's source
+// is rewritten only for a verified, faster, soft-verified best).
+#include "eval/optimize_report.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "fake_harness_runner.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Answers the final A/B with a scripted verdict and has no profiles (no ncu).
+class ScriptedProbe final : public ResultProbe {
+ public:
+  Verdict verdict = Verdict::faster;
+  double ratio = 0.8;
+  std::string rejected;
+  int compares = 0;
+  Result<AbResult> compare(const Candidate&, const Candidate&) override {
+    ++compares;
+    AbResult r;
+    r.rejected = rejected;
+    r.comparison.verdict = verdict;
+    r.comparison.ratio = ratio;
+    r.comparison.ci_low = ratio * 0.99, r.comparison.ci_high = ratio * 1.01;
+    r.comparison.reason = "scripted";
+    return r;
+  }
+  Result<std::optional<ProfileReport>> profile(const Candidate&, std::string& why) override {
+    why = "no ncu here";
+    return std::optional<ProfileReport>();
+  }
+  double gpu_seconds() const override { return 30.0; }
+  double profile_seconds() const override { return ncu_seconds; }
+  double ncu_seconds = 0.0;
+};
+
+class OptimizeReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // A copy of the example, so --apply can rewrite a file of the test's own.
+    for (const auto& f : DirectoryTree(testing::examples_dir()).list_files())
+      repo.write(f, testing::read_text(testing::examples_dir() / f));
+    auto c = load_config(DirectoryTree(repo.path()));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    config = std::move(*c);
+    for (const auto& k : config.kernels)
+      if (k.name == "softmax_slow") spec = &k;
+    result.baseline.source = testing::read_text(repo.path() / spec->source);
+    result.best = result.baseline;
+    result.best.source.replace(result.best.source.find("kThreads = 128"), 14, "kThreads = 64");
+    result.best.path = {"launch_geometry_tuning"};
+    result.best.changes = {"set kThreads from 128 to 64"};
+    result.best_log_speedup = std::log(1.25);
+    result.best_so_far = {0.0, std::log(1.25)};
+    result.stop_reason = "breadth 1 x depth 2 spent";
+  }
+  Result<nlohmann::json> write(WriteBack write_back) {
+    return write_optimize_result(*spec, repo.path(), result, probe, 60.0, out.path(), write_back,
+                                 session);
+  }
+  testing::TempDir repo, out;
+  Config config;
+  const KernelSpec* spec = nullptr;
+  SearchResult result;
+  ScriptedProbe probe;
+  std::ostringstream stdout_, progress;
+  testing::NoDevice device;
+  testing::FakeClock clock;
+  Session session{stdout_, progress, device, clock, {}};
+};
+
+TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ(testing::read_text(out.path() / "softmax_slow" / "softmax_slow.cu"),
+            result.best.source);
+  const auto saved =
+      nlohmann::json::parse(testing::read_text(out.path() / "softmax_slow" / "result.json"));
+  EXPECT_EQ(saved["path"], nlohmann::json::array({"launch_geometry_tuning"}));
+  EXPECT_NEAR(saved["speedup"]["value"].get<double>(), 1.25, 1e-9) << "1 / ratio 0.8";
+  EXPECT_EQ(saved["speedup"]["verdict"], "FASTER");
+  EXPECT_EQ(saved["evaluations_to_95_percent"], 2);
+  EXPECT_NEAR(saved["gpu_idle_share"].get<double>(), 0.5, 1e-9);
+  EXPECT_NEAR(saved["gpu_busy_seconds"].get<double>(), 30.0, 1e-9);
+  EXPECT_NEAR(saved["ncu_seconds"].get<double>(), 0.0, 1e-9);
+  EXPECT_THAT(progress.str(), HasSubstr("; GPU idle 50%\n")) << "no ncu, nothing to say of it";
+  EXPECT_EQ(saved["profile_delta_missing"], "no ncu here");
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+  EXPECT_EQ(probe.compares, 1) << "the speedup is a fresh A/B, not the product of steps";
+}
+
+TEST_F(OptimizeReportTest, EachStepNamesItsCandidateAndTheOutputSaysWhereItsTreeIs) {
+  SearchStep step;
+  step.technique = "launch_geometry_tuning";
+  step.candidate = result.best.fingerprint();
+  result.steps = {step};
+  std::filesystem::create_directories(out.path() / "softmax_slow" / "trees" / step.candidate);
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ((*j)["steps"][0]["candidate"], result.best.fingerprint());
+  EXPECT_EQ((*j)["best_candidate"], result.best.fingerprint());
+  EXPECT_EQ((*j)["baseline_candidate"], result.baseline.fingerprint());
+  EXPECT_NE((*j)["best_candidate"], (*j)["baseline_candidate"]);
+  const std::string trees = (out.path() / "softmax_slow" / "trees").string();
+  EXPECT_THAT(progress.str(),
+              HasSubstr("candidates' source trees (the baseline, every step's child, and children "
+                        "built ahead): " +
+                        trees + "/<candidate>/, as result.json names them (steps[].candidate)\n"));
+  EXPECT_THAT(progress.str(), Not(HasSubstr("ncu CSV"))) << "no profiles folder was made";
+}
+
+// A profiles folder an earlier run left is not named when this run ran no ncu.
+TEST_F(OptimizeReportTest, ProfilesAreNamedOnlyWhenThisRunProfiled) {
+  std::filesystem::create_directories(out.path() / "softmax_slow" / "profiles");
+  ASSERT_TRUE(write(WriteBack::never).ok());
+  EXPECT_THAT(progress.str(), Not(HasSubstr("ncu CSV"))) << "the folder is an earlier run's";
+  progress.str("");
+  probe.ncu_seconds = 12.0;
+  ASSERT_TRUE(write(WriteBack::never).ok());
+  EXPECT_THAT(progress.str(), HasSubstr("ncu CSVs of the candidates profiled: " +
+                                        (out.path() / "softmax_slow" / "profiles").string() +
+                                        "/<candidate>.csv\n"));
+}
+
+TEST_F(OptimizeReportTest, TheIdleShareSaysHowMuchOfTheBusyTimeWasNcu) {
+  probe.ncu_seconds = 12.0;  // of the 30 busy seconds, in a 60 s search
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_NEAR((*j)["ncu_seconds"].get<double>(), 12.0, 1e-9);
+  EXPECT_NEAR((*j)["gpu_idle_share"].get<double>(), 0.5, 1e-9);
+  EXPECT_THAT(progress.str(), HasSubstr("GPU idle 50% (ncu 20% of the time, counted busy)\n"));
+}
+
+TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_TRUE((*j)["applied"].get<bool>());
+  const auto saved =
+      nlohmann::json::parse(testing::read_text(out.path() / "softmax_slow" / "result.json"));
+  EXPECT_TRUE(saved["applied"].get<bool>()) << "result.json is written last, with the outcome";
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.best.source);
+  EXPECT_THAT(progress.str(), HasSubstr("applied: rewrote"));
+}
+
+TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWithoutAVerifiedSpeedup) {
+  probe.verdict = Verdict::same, probe.ratio = 0.99;
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+  EXPECT_THAT(progress.str(), HasSubstr("not applied: no verified speedup"));
+}
+
+TEST_F(OptimizeReportTest, ARejectedFinalComparisonHasNoSpeedupAndIsNotApplied) {
+  probe.rejected = "candidate 1 failed while timing";
+  probe.ratio = 0.0;
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_TRUE((*j)["speedup"]["value"].is_null());
+  EXPECT_EQ((*j)["speedup"]["verdict"], "REJECTED");
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+}
+
+TEST_F(OptimizeReportTest, ApplyNeverOverwritesASourceEditedDuringTheSearch) {
+  repo.write(spec->source, result.baseline.source + "// edited meanwhile\n");
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("changed since the search read it"));
+  EXPECT_THAT(testing::read_text(repo.path() / spec->source), HasSubstr("edited meanwhile"));
+}
+
+// The source is reread before --apply; one swapped for a FIFO must not block it.
+TEST_F(OptimizeReportTest, ApplyLeavesASourceThatIsNoLongerARegularFileAlone) {
+  const auto source = repo.path() / spec->source;
+  std::filesystem::remove(source);
+  ASSERT_EQ(::mkfifo(source.c_str(), 0600), 0);
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("a FIFO, not a regular file"));
+  EXPECT_TRUE(std::filesystem::is_fifo(source));
+}
+
+TEST_F(OptimizeReportTest, ApplyRefusesASpeedupThatNeedsBuildSettings) {
+  result.best.extra_flags = {"-use_fast_math"};
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_THAT(progress.str(), HasSubstr("measured with build settings the source alone"));
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+}
+
+TEST_F(OptimizeReportTest, ApplyLeavesTheSourceAloneWhenSoftVerificationFails) {
+  result.soft_verification = {"creates or holds a stream of its own, which the baseline does not"};
+  auto j = write(WriteBack::if_verified);
+  ASSERT_TRUE(j.ok());
+  EXPECT_FALSE((*j)["applied"].get<bool>());
+  EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
+  EXPECT_THAT(progress.str(), HasSubstr("soft verification: creates or holds a stream"));
+}
+
+TEST_F(OptimizeReportTest, SettingsBeyondTheSourceAreListedNotWritten) {
+  result.best.extra_flags = {"-use_fast_math"};
+  result.best.launcher_args = {{"block_size", 256}};
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok());
+  ASSERT_EQ((*j)["settings_needed"].size(), 2u);
+  EXPECT_EQ((*j)["settings_needed"][0], "nvcc_flags: add \"-use_fast_math\"");
+  EXPECT_THAT(progress.str(), HasSubstr("args: block_size tunable = 256 first"));
+}
+
+}  // namespace
+}  // namespace kblaster

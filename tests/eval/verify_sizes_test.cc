@@ -1,0 +1,93 @@
+// The one loop that verifies a candidate at every size, over a scripted harness.
+#include "eval/verify_sizes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/config_loader.h"
+#include "core/source_tree.h"
+#include "eval/fake_harness_runner.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using ::testing::ElementsAre;
+using testing::FakeHarnessRunner;
+using testing::harness_verdict;
+
+constexpr const char* kConfig = R"TOML([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+reference = "k/scale_ref.cpp:scale_ref"
+args = [
+  { name = "out", type = "f32", shape = "N", role = "out" },
+  { name = "N", type = "i32" },
+]
+sizes = [ { N = 1024 }, { N = 77 }, { N = 1 } ]
+)TOML";
+
+class VerifySizesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir.write("k/scale.cu", "void scale() {}\n");
+    dir.write("k/scale_ref.cpp", "void scale_ref() {}\n");
+    dir.write("kblaster.toml", kConfig);
+    auto loaded = load_config(DirectoryTree(dir.path()));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    config = std::move(*loaded);
+    runner.on("verify", [](const json&) -> Result<json> {
+      return json{{"verdict", harness_verdict(true, "passed")}};
+    });
+  }
+  const KernelSpec& spec() const { return config.kernels.at(0); }
+
+  testing::TempDir dir;
+  Config config;
+  FakeHarnessRunner runner;
+  HarnessClient client{runner};
+};
+
+TEST_F(VerifySizesTest, EverySizeInSpecOrderWithTheSameSeedsAndCandidate) {
+  std::vector<std::string> seen;
+  auto sizes = verify_at_every_size(client, spec(), 1, {7, 8, 9}, Against{0},
+                                    [&](const SizeVerdict& s) { seen.push_back(s.size); });
+  ASSERT_TRUE(sizes.ok()) << sizes.error().message;
+  EXPECT_THAT(seen, ElementsAre("N=1024", "N=77", "N=1"));
+  ASSERT_EQ(sizes->size(), 3u);
+  EXPECT_EQ(first_failure(*sizes), nullptr);
+  EXPECT_THAT(runner.ops(), ElementsAre("setup", "verify", "setup", "verify", "setup", "verify"));
+  for (const auto& v : runner.sent("verify")) {
+    EXPECT_EQ(v.at("candidate"), 1);
+    EXPECT_EQ(v.at("seeds"), json({7, 8, 9}));
+    EXPECT_EQ(v.at("against"), (json{{"candidate", 0}}));
+  }
+}
+
+TEST_F(VerifySizesTest, StopsAtTheFirstSizeThatFails) {
+  runner.on("verify", [this](const json&) -> Result<json> {
+    const bool second = runner.sent("verify").size() == 2;
+    return json{{"verdict", second ? harness_verdict(false, "wrong_result", "`out`[3] is 1")
+                                   : harness_verdict(true, "passed")}};
+  });
+  auto sizes = verify_at_every_size(client, spec(), 0, {5}, Against{});
+  ASSERT_TRUE(sizes.ok()) << sizes.error().message;
+  ASSERT_EQ(sizes->size(), 2u) << "the third size is never set up";
+  const CheckVerdict* failed = first_failure(*sizes);
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->reason, "wrong_result");
+  EXPECT_EQ((*sizes)[1].size, "N=77");
+  EXPECT_EQ(runner.sent("setup").size(), 2u);
+}
+
+TEST_F(VerifySizesTest, AHarnessFailureThatIsNoVerdictIsAnError) {
+  runner.fail_next("setup", HarnessFailure::refused, "no such launcher", 1);
+  auto sizes = verify_at_every_size(client, spec(), 0, {5}, Against{});
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("no such launcher"));
+}
+
+}  // namespace
+}  // namespace kblaster

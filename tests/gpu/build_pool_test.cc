@@ -1,0 +1,98 @@
+// Builds run ahead in the background, at most `workers` at once, and are taken once.
+#include "gpu/build_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace kblaster {
+namespace {
+
+// "k3"; appended, not `"k" + std::to_string(i)`, which trips GCC 12's -Wrestrict.
+std::string key(int i) { return std::string("k").append(std::to_string(i)); }
+std::string job_name(int i) { return std::string("job ").append(std::to_string(i)); }
+
+BuildResult built(const std::string& summary) {
+  BuildResult r;
+  r.summary = summary;
+  return r;
+}
+
+TEST(BuildPool, RunsJobsConcurrentlyUpToItsWorkers) {
+  std::atomic<int> running{0}, most{0};
+  BuildPool pool(2);
+  for (int i = 0; i < 6; ++i)
+    pool.start(key(i), [&, i]() -> Result<BuildResult> {
+      const int now = ++running;
+      int seen = most.load();
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {
+      }
+      // Wait (bounded) for a partner: with two workers, jobs run in pairs.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (running.load() < 2 && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      --running;
+      return built(job_name(i));
+    });
+  for (int i = 0; i < 6; ++i) {
+    auto r = pool.take(key(i));
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->ok());
+    EXPECT_EQ((*r)->summary, job_name(i));
+  }
+  EXPECT_EQ(most.load(), 2) << "two workers: two jobs overlapped, never three";
+  EXPECT_EQ(pool.started(), 6);
+}
+
+TEST(BuildPool, AKeyIsStartedOnceAndTakenOnce) {
+  BuildPool pool(1);
+  int calls = 0;
+  pool.start("a", [&]() -> Result<BuildResult> {
+    ++calls;
+    return built("first");
+  });
+  pool.start("a", [&]() -> Result<BuildResult> {
+    ++calls;
+    return built("second");
+  });
+  auto r = pool.take("a");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ((*r)->summary, "first");
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(pool.take("a").has_value());
+  EXPECT_FALSE(pool.take("never").has_value());
+}
+
+TEST(BuildPool, ClosingDropsQueuedJobsAndWaitsForRunningOnes) {
+  std::atomic<int> ran{0};
+  {
+    BuildPool pool(1);
+    for (int i = 0; i < 8; ++i)
+      pool.start(key(i), [&]() -> Result<BuildResult> {
+        ++ran;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return built("x");
+      });
+    EXPECT_EQ(pool.pending(), 8u);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (ran.load() == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }  // closes: the running job finishes, the queued ones do not run
+  EXPECT_GE(ran.load(), 1);
+  EXPECT_LT(ran.load(), 8);
+}
+
+TEST(BuildPool, AFailedBuildComesBackAsItsError) {
+  BuildPool pool(1);
+  pool.start("x", []() -> Result<BuildResult> { return Error::environment("nvcc vanished"); });
+  auto r = pool.take("x");
+  ASSERT_TRUE(r.has_value());
+  ASSERT_FALSE(r->ok());
+  EXPECT_EQ(r->error().message, "nvcc vanished");
+}
+
+}  // namespace
+}  // namespace kblaster
