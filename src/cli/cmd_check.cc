@@ -11,6 +11,7 @@
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/step_flags.h"
+#include "cli/version.h"
 #include "eval/check_run.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
@@ -67,6 +68,7 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   const CheckConfig& policy = plan->head_config.check;
 
   CheckInputs inputs;
+  inputs.source = want.source;
   inputs.policy = policy;
   std::vector<std::string> head_names, base_names;
   for (const auto& hit : plan->changes.hits) {
@@ -93,23 +95,18 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   }
   BuildFlags build = options.build;
   if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
-  auto run = run_check(inputs, build, options.verify, session);
+  Provenance provenance;
+  provenance.kblaster_version = kblaster_version();
+  provenance.command_line = session.command_line;
+  provenance.repository = repo_root.string();
+  if (want.base) provenance.base_sha = range->base.hex;
+  provenance.head_sha = range->head.hex;
+  auto run = run_check(inputs, build, options.verify, std::move(provenance), session);
   if (!run) return run.error();
   const std::vector<CheckRow>& rows = run->rows;
 
   if (options.common.json) {
-    nlohmann::json j_rows = nlohmann::json::array();
-    for (const auto& r : rows) j_rows.push_back(to_json(r));
-    nlohmann::json j = {
-        {"base", want.base ? nlohmann::json(range->base.hex) : nlohmann::json()},
-        {"head", range->head.hex},
-        {"source", want.source},
-        {"fail_on", fail_on_name(policy.fail_on)},
-        {"min_effect", policy.min_effect},
-        {"kernels", j_rows},
-        {"builds", {{"head", to_json(run->head_builds)}, {"base", to_json(run->base_builds)}}}};
-    if (!run->skipped.empty()) j["skipped"] = run->skipped;
-    session.out << j.dump(2) << "\n";
+    session.out << to_json(inputs, *run).dump(2) << "\n";
   } else {
     print_check_table(session.out, rows);
   }

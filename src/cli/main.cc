@@ -75,7 +75,12 @@ int run(int argc, char** argv) {
     if (!sub->parsed()) continue;
     CudaDriverProbe device;
     SteadyClock clock;
-    Session session{std::cout, std::cerr, device, clock, [] { return start_harness(); }};
+    Session session{std::cout,
+                    std::cerr,
+                    device,
+                    clock,
+                    [] { return start_harness(); },
+                    std::vector<std::string>(argv, argv + argc)};
     auto result = action(session);
     if (!result) return report_error(result.error());
     return to_int(*result);

@@ -71,6 +71,7 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
                                              : std::filesystem::absolute(flags.cache_dir);
   auto nvcc = NvccCompiler::find();
   if (!nvcc) return nvcc.error();
+  report.compiler_version = nvcc->version();
   CompileCache cache(report.cache_dir);
   CandidateBuilder builder(*nvcc, cache, report.cache_dir / "shims");
   session.progress << "building " << repo.selected.size() << " kernel(s) for " << report.arch
@@ -139,6 +140,7 @@ nlohmann::json to_json(const BuildReport& report) {
   }
   return {{"arch", report.arch},
           {"arch_reason", report.arch_reason},
+          {"nvcc", report.compiler_version},
           {"cache_dir", report.cache_dir.string()},
           {"cache",
            {{"hits", report.cache_hits}, {"compiled", report.compiled}, {"failed", report.failed}}},

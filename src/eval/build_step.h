@@ -40,6 +40,7 @@ struct BuildReport {
   std::string arch;
   std::string arch_reason;  // why this arch: "[project].arch", "auto: the GPU present", …
   std::filesystem::path cache_dir;
+  std::string compiler_version;  // nvcc's "release X.Y, VX.Y.Z"
   std::vector<KernelBuild> kernels;
   int cache_hits = 0;
   int compiled = 0;

@@ -1,6 +1,7 @@
 #include "eval/check_run.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "eval/gpu_context.h"
 #include "eval/seed_source.h"
@@ -23,12 +24,15 @@ Result<BuildReport> build_side(const CheckSide& side, const BuildFlags& flags,
 }  // namespace
 
 Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
-                           const VerifyFlags& verify, Session& session) {
+                           const VerifyFlags& verify, Provenance provenance, Session& session) {
   CheckRun run;
+  run.provenance = std::move(provenance);
+  run.provenance.started_at = utc_timestamp(std::chrono::system_clock::now());
   const DeviceInfo device = session.device.probe();
   auto head = build_side(inputs.head, build, device, session, ReferenceBuilds::build);
   if (!head) return head.error();
   run.head_builds = std::move(*head);
+  run.provenance.nvcc_version = run.head_builds.compiler_version;
   if (inputs.base && !inputs.base->repo.selected.empty()) {
     auto base = build_side(*inputs.base, build, device, session, ReferenceBuilds::skip);
     if (!base) return base.error();
@@ -47,16 +51,22 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
   const bool needs_gpu = std::any_of(run.rows.begin(), run.rows.end(), [](const CheckRow& r) {
     return r.verdict == KernelVerdict::pending;
   });
-  if (!needs_gpu) return run;
+  auto finished = [&run]() -> CheckRun {
+    run.provenance.finished_at = utc_timestamp(std::chrono::system_clock::now());
+    return std::move(run);
+  };
+  if (!needs_gpu) return finished();
   if (!device.present) {
     run.skipped =
         "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
     skip_pending(run.rows, "no CUDA device");
-    return run;
+    return finished();
   }
+  run.provenance.gpu = gpu_identity(device);
   auto gpu = start_gpu(session, device, {60.0, request_timeout(verify)});
   if (!gpu) return gpu.error();
   run.seeds = verification_seeds(verify, draw_seed());
+  run.provenance.seeds = run.seeds;
   session.progress << "verifying with " << run.seeds.size() << " seed(s) from " << run.seeds.front()
                    << " (repeat with --seed " << run.seeds.front() << ")\n";
   CompareFlags compare;
@@ -64,7 +74,32 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
   for (std::size_t i = 0; i < kernels.size(); ++i)
     if (run.rows[i].verdict == KernelVerdict::pending)
       KB_TRY(check_on_gpu(kernels[i], *gpu, run.seeds, compare, session, run.rows[i]));
-  return run;
+  return finished();
+}
+
+nlohmann::json to_json(const CheckInputs& inputs, const CheckRun& run) {
+  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::json summary = nlohmann::json::object();
+  for (const auto& r : run.rows) {
+    rows.push_back(to_json(r));
+    const std::string name = check_verdict_name(r.verdict);
+    summary[name] = summary.value(name, 0) + 1;
+  }
+  nlohmann::json j = {
+      {"kind", "check"},
+      {"schema_version", kCheckSchemaVersion},
+      {"provenance", to_json(run.provenance)},
+      {"base",
+       run.provenance.base_sha ? nlohmann::json(*run.provenance.base_sha) : nlohmann::json()},
+      {"head", run.provenance.head_sha.value_or("")},
+      {"source", inputs.source},
+      {"fail_on", fail_on_name(inputs.policy.fail_on)},
+      {"min_effect", inputs.policy.min_effect},
+      {"summary", summary},
+      {"kernels", rows},
+      {"builds", {{"head", to_json(run.head_builds)}, {"base", to_json(run.base_builds)}}}};
+  if (!run.skipped.empty()) j["skipped"] = run.skipped;
+  return j;
 }
 
 ExitCode check_run_exit_code(const CheckRun& run, CheckConfig::FailOn fail_on) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "eval/build_step.h"
 #include "eval/check_step.h"
 #include "eval/loaded_repo.h"
+#include "eval/provenance.h"
 #include "eval/session.h"
 #include "eval/verify_step.h"
 
@@ -34,6 +36,7 @@ struct CheckSide {
 };
 
 struct CheckInputs {
+  std::string source;  // where the range came from: "--base/--head", "pull_request event", …
   std::vector<CheckTarget> targets;
   CheckSide head;
   std::optional<CheckSide> base;  // nullopt: no base, or its config did not load
@@ -43,6 +46,7 @@ struct CheckInputs {
 // What check found: both ends' builds, one row per target in order, and the seeds.
 // Its builds point into the CheckInputs' configs, so keep the inputs with it.
 struct CheckRun {
+  Provenance provenance;  // the caller's, with the GPU, nvcc, seeds and times filled in
   BuildReport head_builds, base_builds;
   std::vector<CheckRow> rows;
   std::vector<std::uint64_t> seeds;  // verification seeds; empty when nothing ran on the GPU
@@ -53,8 +57,18 @@ struct CheckRun {
 // and times the pending ones on the GPU. With no CUDA device they are SKIPPED and
 // `skipped` says why. Errors: a missing nvcc, an unusable cache, harness failures
 // that are not verdicts.
+// `provenance` carries what only the caller knows (version, command line, repository,
+// revisions); the run adds the rest.
 Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
-                           const VerifyFlags& verify, Session& session);
+                           const VerifyFlags& verify, Provenance provenance, Session& session);
+
+// The version of the check result's JSON; reports/schema/check.schema.json describes it.
+inline constexpr int kCheckSchemaVersion = 1;
+
+// The check result: {"kind": "check", "schema_version", "provenance", "base", "head",
+// "source", "fail_on", "min_effect", "summary": {verdict name: kernels}, "kernels": [a
+// row each], "builds": {"head", "base"}, and "skipped" when GPU work was}.
+nlohmann::json to_json(const CheckInputs& inputs, const CheckRun& run);
 
 // The exit code of a run: check_exit_code's, but a run whose GPU work was skipped
 // without a problem found exits 3 (the environment lacked a GPU).

@@ -103,7 +103,8 @@ CheckDecision decide_check(const CheckEvidence& e) {
 }
 
 CheckRow build_row(const CheckedKernel& k) {
-  CheckRow row{k.name, outcome(k.base), outcome(k.head), KernelVerdict::pending, "", std::nullopt};
+  CheckRow row{k.name, k.why,       outcome(k.base), outcome(k.head), KernelVerdict::pending,
+               "",     std::nullopt};
   if (!k.head) {
     row.verdict = KernelVerdict::deleted;
     row.reason = "declared at base only";
@@ -153,7 +154,7 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   if (!ab) return ab.error();
   evidence.ab = &*ab;
   decided();
-  if (ab->rejected.empty()) row.comparison = ab->comparison;
+  if (ab->rejected.empty()) row.timing = std::move(*ab);
   return Ok{};
 }
 
@@ -166,7 +167,9 @@ void print_check_table(std::ostream& out, const std::vector<CheckRow>& rows) {
   const std::vector<std::string> header = {"kernel", "base", "head", "ratio (CI)", "verdict"};
   std::vector<std::size_t> width;
   for (const auto& h : header) width.push_back(h.size());
-  auto ratio = [](const CheckRow& r) { return r.comparison ? ratio_text(*r.comparison) : ""; };
+  auto ratio = [](const CheckRow& r) {
+    return r.timing ? ratio_text(r.timing->comparison) : std::string();
+  };
   for (const auto& r : rows) {
     const std::string cells[] = {r.kernel, r.base, r.head, ratio(r), check_verdict_name(r.verdict)};
     for (std::size_t i = 0; i < width.size(); ++i) width[i] = std::max(width[i], cells[i].size());
@@ -183,11 +186,12 @@ void print_check_table(std::ostream& out, const std::vector<CheckRow>& rows) {
 
 nlohmann::json to_json(const CheckRow& r) {
   return {{"kernel", r.kernel},
+          {"why", r.why},
           {"base", r.base},
           {"head", r.head},
-          {"ratio", r.comparison ? ratio_text(*r.comparison) : ""},
           {"verdict", check_verdict_name(r.verdict)},
-          {"reason", r.reason}};
+          {"reason", r.reason},
+          {"timing", r.timing ? to_json(*r.timing) : nlohmann::json()}};
 }
 
 ExitCode check_exit_code(const std::vector<CheckRow>& rows, CheckConfig::FailOn fail_on) {

@@ -52,11 +52,12 @@ CheckProblem problem_of(KernelVerdict v);
 
 struct CheckRow {
   std::string kernel;
+  std::string why;   // why the range hits it, e.g. "source_changed"
   std::string base;  // base's build outcome; "-" when there is none
   std::string head;  // head's build outcome; "-" when deleted
   KernelVerdict verdict = KernelVerdict::pending;
   std::string reason;
-  std::optional<Comparison> comparison;  // head / base, with CI; when timed
+  std::optional<AbResult> timing;  // base (A) against head (B), when timed and trusted
 };
 
 // What check found out about a kernel on the GPU, in the order it finds it out.

@@ -6,6 +6,8 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -24,6 +26,8 @@ struct Session {
   // Starts a connection to kblaster-harness (the process itself starts on the
   // first request); Error::environment when the harness program is missing.
   std::function<Result<std::unique_ptr<HarnessRunner>>()> harness;
+  // The command line kblaster was started with, for a result's provenance.
+  std::vector<std::string> command_line = {};
 };
 
 }  // namespace kblaster

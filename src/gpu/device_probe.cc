@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
 namespace kblaster {
 namespace {
 
@@ -39,6 +43,33 @@ std::string error_name(const SharedLibrary& lib, CuResult code) {
   auto* get = lib.symbol<GetErrorName>("cuGetErrorName");
   if (get && get(code, &name) == 0 && name) return name;
   return "CUresult " + std::to_string(code);
+}
+
+// The 16 bytes of a CUuuid as nvidia-smi shows them: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string uuid_text(const unsigned char (&bytes)[16]) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += kHex[bytes[i] >> 4];
+    text += kHex[bytes[i] & 0xf];
+  }
+  return text;
+}
+
+// The kernel module's version from the first line of /proc/driver/nvidia/version,
+// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …"; "" without one.
+std::string driver_version() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line) || line.size() > 4096) return {};
+  constexpr std::string_view kMarker = "Kernel Module";
+  const auto at = line.find(kMarker);
+  if (at == std::string::npos) return {};
+  std::istringstream words(line.substr(at + kMarker.size()));
+  std::string version;
+  words >> version;
+  return version;
 }
 
 DeviceInfo absent(std::string why) {
@@ -87,6 +118,13 @@ DeviceInfo CudaDriverProbe::probe() {
   if (CuResult r = get_attribute(&info.cc_minor, kAttributeCcMinor, device))
     return failed("cuDeviceGetAttribute(minor)", r);
   info.name = name;
+  // Optional: an older driver without cuDeviceGetUuid still runs kernels.
+  using GetUuid = CuResult(unsigned char(*)[16], CuDevice);
+  auto* get_uuid = lib.symbol<GetUuid>("cuDeviceGetUuid_v2");
+  if (!get_uuid) get_uuid = lib.symbol<GetUuid>("cuDeviceGetUuid");
+  unsigned char uuid[16] = {};
+  if (get_uuid && get_uuid(&uuid, device) == 0) info.uuid = uuid_text(uuid);
+  info.driver_version = driver_version();
   info.present = true;
   return info;
 }

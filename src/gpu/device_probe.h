@@ -9,6 +9,8 @@ namespace kblaster {
 struct DeviceInfo {
   bool present = false;
   std::string name;  // "NVIDIA H200"
+  std::string uuid;  // "GPU-4fb3c2a1-…", as nvidia-smi writes it; "" when the driver has no answer
+  std::string driver_version;  // "580.65.06" from /proc/driver/nvidia/version; "" when unknown
   int cc_major = 0;
   int cc_minor = 0;
   int device_count = 0;

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
 #include "git/repo_builder.h"
 #include "gpu/device_probe.h"
+#include "gpu/subprocess.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -61,6 +63,12 @@ struct ChangedRepo {
   }
 };
 
+// `check --json` of the range `repo` holds, with its compile cache in `cache`.
+testing::CliResult check_json(const ChangedRepo& repo, const testing::TempDir& cache) {
+  return run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                       repo.head, "--cache-dir", cache.path().string()});
+}
+
 TEST(CheckCli, WithoutARangeIsAUsageError) {
   ChangedRepo repo;
   auto r = run_kblaster({"check", repo.dir.path().string()});
@@ -73,8 +81,7 @@ TEST(CheckCli, BuildsBothRevisionsOfTheHitKernelOnlyFromGit) {
     GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
   ChangedRepo repo;
   testing::TempDir cache;
-  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
-                         repo.head, "--cache-dir", cache.path().string()});
+  auto r = check_json(repo, cache);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["fail_on"], "error");
@@ -103,6 +110,51 @@ TEST(CheckCli, BuildsBothRevisionsOfTheHitKernelOnlyFromGit) {
   EXPECT_THAT(again.out, HasSubstr("uses_header"));
   EXPECT_THAT(again.out, HasSubstr("cache_hit"));
   EXPECT_THAT(again.out, ::testing::Not(HasSubstr("standalone")));
+}
+
+// Runs scripts/validate_result.py (python3-jsonschema) on `result`: its exit code and output.
+std::pair<int, std::string> validate(const nlohmann::json& result, const testing::TempDir& dir) {
+  const auto file = dir.path() / "result.json";
+  std::ofstream(file) << result.dump(2);
+  auto run = run_process(
+      {"python3", (testing::source_dir() / "scripts/validate_result.py").string(), file.string()});
+  if (!run) return {-1, run.error().message};
+  return {run->exit_code, run->output};
+}
+
+TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  ChangedRepo repo;
+  testing::TempDir cache;
+  auto r = check_json(repo, cache);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "check");
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["summary"], (nlohmann::json{{"SKIPPED", 1}}));
+  const auto& p = j["provenance"];
+  EXPECT_EQ(p["command_line"][1], "check");
+  EXPECT_EQ(p["base_sha"], repo.base);
+  EXPECT_EQ(p["head_sha"], repo.head);
+  EXPECT_TRUE(p["gpu"].is_null()) << "nothing ran on a GPU";
+  EXPECT_THAT(p["nvcc_version"].get<std::string>(), HasSubstr("release"));
+  EXPECT_EQ(p["repository"],
+            std::filesystem::absolute(repo.dir.path()).lexically_normal().string());
+
+  testing::TempDir out;
+  const auto [code, said] = validate(j, out);
+  EXPECT_EQ(code, 0) << said;
+  EXPECT_THAT(said, HasSubstr("ok (check, schema_version 1)"));
+
+  // The validator is real: a verdict the schema does not know, and a missing
+  // provenance field, are each named with their path.
+  j["kernels"][0]["verdict"] = "MAYBE";
+  j["provenance"].erase("seeds");
+  const auto [bad, why] = validate(j, out);
+  EXPECT_EQ(bad, 1) << why;
+  EXPECT_THAT(why, HasSubstr("kernels/0/verdict: 'MAYBE' is not one of"));
+  EXPECT_THAT(why, HasSubstr("provenance: 'seeds' is a required property"));
 }
 
 TEST(CheckCli, AHeadThatDoesNotCompileExitsOne) {
