@@ -7,4 +7,6 @@ scripts/bundle-libs.sh >/dev/null
 rm -rf .device && mkdir -p .device
 cp build/kblaster build/kblaster-harness build/tests/kblaster_device_tests .device/
 cp -r build/lib .device/lib
+# The device run carries the working tree and .device together, within 64 MiB.
+strip --strip-unneeded .device/kblaster .device/kblaster-harness .device/kblaster_device_tests
 du -sh .device

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -57,19 +58,12 @@ std::string uuid_text(const unsigned char (&bytes)[16]) {
   return text;
 }
 
-// The kernel module's version from the first line of /proc/driver/nvidia/version,
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …"; "" without one.
+// The driver's version from /proc/driver/nvidia/version; "" without one.
 std::string driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   if (!std::getline(in, line) || line.size() > 4096) return {};
-  constexpr std::string_view kMarker = "Kernel Module";
-  const auto at = line.find(kMarker);
-  if (at == std::string::npos) return {};
-  std::istringstream words(line.substr(at + kMarker.size()));
-  std::string version;
-  words >> version;
-  return version;
+  return driver_version_from(line);
 }
 
 DeviceInfo absent(std::string why) {
@@ -79,6 +73,16 @@ DeviceInfo absent(std::string why) {
 }
 
 }  // namespace
+
+std::string driver_version_from(std::string_view proc_line) {
+  constexpr std::string_view kMarker = "Kernel Module";
+  const auto at = proc_line.find(kMarker);
+  if (at == std::string_view::npos) return {};
+  std::istringstream words{std::string(proc_line.substr(at + kMarker.size()))};
+  for (std::string word; words >> word;)
+    if (std::isdigit(static_cast<unsigned char>(word[0]))) return word;
+  return {};
+}
 
 std::string DeviceInfo::arch() const {
   if (!present) return {};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace kblaster {
 
@@ -19,6 +20,11 @@ struct DeviceInfo {
   // "sm_90" for compute capability 9.0; empty when no device is present.
   std::string arch() const;
 };
+
+// The driver's version in the first line of /proc/driver/nvidia/version, the first
+// word after "Kernel Module" that starts with a digit: "580.159.04" from "NVRM version:
+// NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build …"; "" without one.
+std::string driver_version_from(std::string_view proc_line);
 
 // Asks what device runs the candidates. Tests substitute a fixed answer.
 class DeviceProbe {

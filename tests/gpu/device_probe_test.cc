@@ -33,6 +33,19 @@ TEST(DeviceProbe, ArchFollowsComputeCapability) {
   EXPECT_EQ(info.arch(), "");
 }
 
+// The H200 machine's open kernel module (2026-12-02) put "for x86_64" between the marker
+// and the version; the first reading took "for" as the driver's version.
+TEST(DeviceProbe, TheDriverVersionIsTheFirstNumberAfterTheKernelModule) {
+  EXPECT_EQ(driver_version_from("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                                "580.159.04  Release Build  (nixbld@)  "),
+            "580.159.04");
+  EXPECT_EQ(driver_version_from("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue "
+                                "Mar  5 22:23:56 UTC 2024"),
+            "550.54.15");
+  EXPECT_EQ(driver_version_from("no driver here"), "");
+  EXPECT_EQ(driver_version_from("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64"), "");
+}
+
 TEST(DeviceProbe, ASubstituteAnswersForTheDriver) {
   NoDevice none;
   DeviceProbe& probe = none;

@@ -1,0 +1,65 @@
+// Real check results from the H200 (fixtures/h200/README.md): valid against their
+// schema, and carrying what a report needs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gpu/subprocess.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::filesystem::path kFixtures = "tests/eval/fixtures/h200";
+
+nlohmann::json fixture(const std::string& name) {
+  std::ifstream in(testing::source_dir() / kFixtures / name);
+  return nlohmann::json::parse(in);
+}
+
+TEST(ResultFixtures, EveryRealCheckResultValidatesAgainstItsSchema) {
+  std::vector<std::string> argv = {"python3",
+                                   (testing::source_dir() / "scripts/validate_result.py").string()};
+  for (const char* name : {"UncoalescedAccessIsSlower.json", "CommentOnlyEditIsSame.json",
+                           "ChangedOutputIsAFunctionalRegression.json"})
+    argv.push_back((testing::source_dir() / kFixtures / name).string());
+  auto run = run_process(argv);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->exit_code, 0) << run->output;
+  std::size_t ok = 0;
+  for (auto at = run->output.find(": ok (check, schema_version 1)"); at != std::string::npos;
+       at = run->output.find(": ok (check, schema_version 1)", at + 1))
+    ++ok;
+  EXPECT_EQ(ok, 3u) << run->output;
+}
+
+TEST(ResultFixtures, TheirVerdictsAndNumbersAreThereToReport) {
+  const auto slower = fixture("UncoalescedAccessIsSlower.json");
+  EXPECT_EQ(slower["summary"], (nlohmann::json{{"SLOWER", 2}}));
+  const auto& axpy = slower["kernels"][0];
+  EXPECT_EQ(axpy["kernel"], "axpy");
+  EXPECT_GT(axpy["timing"]["ci_low"].get<double>(), 12.0);
+  EXPECT_EQ(axpy["timing"]["ended"], "DECIDED");
+  EXPECT_EQ(slower["provenance"]["gpu"]["name"], "NVIDIA H200");
+  EXPECT_EQ(slower["provenance"]["seeds"].size(), 3u);
+
+  const auto same = fixture("CommentOnlyEditIsSame.json");
+  EXPECT_EQ(same["kernels"][0]["verdict"], "SAME");
+  const double low = same["kernels"][0]["timing"]["ci_low"],
+               high = same["kernels"][0]["timing"]["ci_high"];
+  EXPECT_LT(low, 1.0);
+  EXPECT_GT(high, 1.0);
+
+  const auto wrong = fixture("ChangedOutputIsAFunctionalRegression.json");
+  EXPECT_EQ(wrong["kernels"][0]["verdict"], "REGRESSION");
+  EXPECT_TRUE(wrong["kernels"][0]["timing"].is_null()) << "a wrong kernel is not timed";
+  EXPECT_THAT(wrong["kernels"][0]["reason"].get<std::string>(), HasSubstr("wrong_result"));
+}
+
+}  // namespace
+}  // namespace kblaster
