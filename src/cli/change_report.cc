@@ -1,7 +1,8 @@
 #include "cli/change_report.h"
 
-#include <algorithm>
 #include <iomanip>
+
+#include "git/change_plan_json.h"
 
 namespace kblaster {
 namespace {
@@ -9,14 +10,6 @@ namespace {
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
-}
-
-// Head kernels the change does not hit, in config order.
-std::vector<std::string> not_hit(const ChangePlan& plan) {
-  std::vector<std::string> out;
-  for (const auto& k : plan.head_config.kernels)
-    if (!plan.changes.find(k.name)) out.push_back(k.name);
   return out;
 }
 
@@ -49,36 +42,6 @@ void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::str
   }
   const auto quiet = not_hit(plan);
   if (!quiet.empty()) out << "  not hit: " << join(quiet) << "\n";
-}
-
-nlohmann::json to_json(const ChangePlan& plan, const std::string& source) {
-  nlohmann::json paths = nlohmann::json::array();
-  for (const auto& p : plan.paths)
-    paths.push_back({{"kind", path_change_kind_name(p.kind)},
-                     {"old_path", p.old_path},
-                     {"new_path", p.new_path}});
-  nlohmann::json hits = nlohmann::json::array();
-  for (const auto& h : plan.changes.hits) {
-    nlohmann::json j = {{"kernel", h.kernel},
-                        {"why", why_name(h.why)},
-                        {"because", h.because},
-                        {"include_chains", h.include_chains}};
-    j["base_name"] = h.base_name ? nlohmann::json(*h.base_name) : nlohmann::json(nullptr);
-    j["base_source"] = h.base_source ? nlohmann::json(*h.base_source) : nlohmann::json(nullptr);
-    hits.push_back(std::move(j));
-  }
-  nlohmann::json j = {
-      {"base", plan.new_branch ? nlohmann::json() : nlohmann::json(plan.range.base.hex)},
-      {"head", plan.range.head.hex},
-      {"source", source},
-      {"changed_paths", paths},
-      {"hits", hits},
-      {"not_hit", not_hit(plan)},
-      {"new_branch", plan.new_branch}};
-  j["base_config_error"] = plan.changes.base_config_error
-                               ? nlohmann::json(plan.changes.base_config_error->describe())
-                               : nlohmann::json(nullptr);
-  return j;
 }
 
 }  // namespace kblaster

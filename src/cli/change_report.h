@@ -2,7 +2,6 @@
 // that changed, and each kernel hit with why.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "git/change_plan.h"
@@ -10,7 +9,7 @@
 namespace kblaster {
 
 // `source` says where the range came from ("--base/--head", "pull_request event (…)").
+// Its JSON form is git/change_plan_json.h's.
 void print_change_plan(std::ostream& out, const ChangePlan& plan, const std::string& source);
-nlohmann::json to_json(const ChangePlan& plan, const std::string& source);
 
 }  // namespace kblaster

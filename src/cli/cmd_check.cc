@@ -2,10 +2,7 @@
 // a revision range from git objects, verify each hit kernel (of the --kernel
 // ones) at head, time it against base, and print one verdict per kernel. [check]
 // in kblaster.toml sets the exit-code policy and the minimum effect.
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/repository.h"

@@ -1,9 +1,5 @@
 // `kblaster kb init|stats|show|export|import|merge [REPO]`: the Knowledge Base
 // file of a kernel repository (DESIGN.md, "Knowledge Base and MAIC-RL").
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"

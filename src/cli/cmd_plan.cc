@@ -1,9 +1,6 @@
 // `kblaster plan [REPO]`: the kernels and their resolved specs; with --base and
 // --head (or --event), the kernels that revision range hits and why. Needs no GPU.
-#include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/change_report.h"
 #include "cli/commands.h"
@@ -11,6 +8,7 @@
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "core/spec_json.h"
+#include "git/change_plan_json.h"
 #include "git/repo.h"
 #include "git/revision_range.h"
 
@@ -56,10 +54,7 @@ Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
       return Error::internal("kernel `" + spec->name +
                              "` passed validation but cannot be planned: " + plan.error().message);
     if (options.common.json) {
-      nlohmann::json j = to_json(*spec);
-      j["sizes"] = nlohmann::json::array();
-      for (const auto& s : plan->sizes) j["sizes"].push_back(to_json(s));
-      kernels.push_back(std::move(j));
+      kernels.push_back(to_json(*spec, *plan));
     } else {
       print_kernel_plan(session.out, *spec, *plan);
       session.out << "\n";

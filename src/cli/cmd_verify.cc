@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/repository.h"
 #include "cli/gpu_run.h"
+#include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/build_step.h"
 #include "eval/gpu_context.h"

@@ -6,24 +6,15 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "cli/checked_output.h"
 #include "cli/command.h"
 #include "cli/version.h"
+#include "core/checked_output.h"
 #include "core/clock.h"
 #include "eval/gpu_context.h"
 #include "gpu/device_probe.h"
 
 namespace kblaster {
 namespace {
-
-// The real harness, sandboxed, beside this executable (or at $KBLASTER_HARNESS).
-Result<std::unique_ptr<HarnessRunner>> start_harness() {
-  const auto path = harness_path();
-  if (!std::filesystem::exists(path))
-    return Error::environment("kblaster-harness not found at " + path.string() +
-                              " (build it with scripts/setup.sh, or set KBLASTER_HARNESS)");
-  return std::unique_ptr<HarnessRunner>(std::make_unique<HarnessSession>(path));
-}
 
 int report_error(const Error& error) {
   std::cerr << "kblaster: error: " << error.describe() << "\n";
@@ -79,7 +70,7 @@ int run(int argc, char** argv) {
                     std::cerr,
                     device,
                     clock,
-                    [] { return start_harness(); },
+                    [] { return start_real_harness(); },
                     std::vector<std::string>(argv, argv + argc)};
     auto result = action(session);
     if (!result) return report_error(result.error());

@@ -60,4 +60,11 @@ json to_json(const SizePlan& size) {
   return j;
 }
 
+nlohmann::json to_json(const KernelSpec& spec, const KernelPlan& plan) {
+  nlohmann::json j = to_json(spec);
+  j["sizes"] = nlohmann::json::array();
+  for (const auto& s : plan.sizes) j["sizes"].push_back(to_json(s));
+  return j;
+}
+
 }  // namespace kblaster

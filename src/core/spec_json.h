@@ -12,5 +12,7 @@ namespace kblaster {
 nlohmann::json to_json(const ArgSpec& arg);
 nlohmann::json to_json(const KernelSpec& spec);
 nlohmann::json to_json(const SizePlan& size);
+// The spec's JSON with "sizes": each size of `plan` (plan_kernel of `spec`).
+nlohmann::json to_json(const KernelSpec& spec, const KernelPlan& plan);
 
 }  // namespace kblaster

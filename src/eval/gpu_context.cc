@@ -13,6 +13,14 @@ std::filesystem::path harness_path() {
   return (ec ? std::filesystem::path(".") : self.parent_path()) / "kblaster-harness";
 }
 
+Result<std::unique_ptr<HarnessRunner>> start_real_harness() {
+  const auto path = harness_path();
+  if (!std::filesystem::exists(path))
+    return Error::environment("kblaster-harness not found at " + path.string() +
+                              " (build it with scripts/setup.sh, or set KBLASTER_HARNESS)");
+  return std::unique_ptr<HarnessRunner>(std::make_unique<HarnessSession>(path));
+}
+
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts) {
   if (!device.present)
     return Error::environment("no CUDA device present (" + device.why_absent + ")");

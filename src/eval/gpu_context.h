@@ -27,4 +27,8 @@ Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, Harness
 // Where kblaster-harness is: $KBLASTER_HARNESS, else beside this executable.
 std::filesystem::path harness_path();
 
+// The real harness at harness_path(), sandboxed (HarnessSession); Error::environment
+// saying how to get it when it is not there. What Session::harness is in kblaster.
+Result<std::unique_ptr<HarnessRunner>> start_real_harness();
+
 }  // namespace kblaster

@@ -1,4 +1,4 @@
-#include "cli/checked_output.h"
+#include "core/checked_output.h"
 
 #include <fcntl.h>
 #include <gmock/gmock.h>
