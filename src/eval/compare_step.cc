@@ -56,7 +56,10 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   result.recheck_a = *ra;
   if (ended_the_harness(*ra)) {
     // The harness, and B's last output with it, is gone: A is rejected either way.
-    result.recheck_b = {false, "not_rechecked", "the harness ended while A was rechecked", {}};
+    result.recheck_b = {false,
+                        verdict_reason_name(VerdictReason::not_rechecked),
+                        "the harness ended while A was rechecked",
+                        {}};
   } else {
     auto rb = harness.recheck(1, spec.tolerance);
     if (!rb) return rb.error();
@@ -77,7 +80,7 @@ namespace {
 // Whether a candidate's last timed output passed its recheck; null when it was not
 // checked: the recheck ended the harness, or (B) never ran because A's did.
 nlohmann::json recheck_json(const CheckVerdict& v) {
-  if (ended_the_harness(v) || v.reason == "not_rechecked") return nullptr;
+  if (ended_the_harness(v) || v.why() == VerdictReason::not_rechecked) return nullptr;
   return v.passed;
 }
 

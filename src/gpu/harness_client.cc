@@ -138,7 +138,7 @@ Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error, Request 
   const bool launching = request == Request::launch;
   const std::string within = std::to_string(static_cast<int>(timeouts_.launch_s));
   if (runner_.last_failure() == HarnessFailure::timeout)
-    return CheckVerdict{false, "timeout",
+    return CheckVerdict{false, verdict_reason_name(VerdictReason::timeout),
                         launching ? "no answer within " + within +
                                         " s: the kernel never finished, so the harness was killed"
                                   : "no answer within " + within +
@@ -146,13 +146,13 @@ Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error, Request 
                                         "candidate left running?), so the harness was killed",
                         nlohmann::json::object()};
   if (runner_.last_failure() == HarnessFailure::bad_response)
-    return CheckVerdict{false, "bad_response",
+    return CheckVerdict{false, verdict_reason_name(VerdictReason::bad_response),
                         "the harness's answer was not protocol JSON, so it was killed (did the "
                         "candidate write to the protocol pipe?): " +
                             error.message,
                         nlohmann::json::object()};
   if (runner_.last_failure() == HarnessFailure::crashed)
-    return CheckVerdict{false, "crashed",
+    return CheckVerdict{false, verdict_reason_name(VerdictReason::crashed),
                         (launching ? "the harness died running the candidate: "
                                    : "the harness died while the last timed output was rechecked "
                                      "(a fault the candidates' last launches left?): ") +

@@ -12,6 +12,7 @@
 #include "core/launch_plan.h"
 #include "core/status.h"
 #include "gpu/harness_session.h"
+#include "gpu/verdict_reason.h"
 
 namespace kblaster {
 
@@ -32,6 +33,9 @@ struct CheckVerdict {
   std::string message;
   nlohmann::json detail;
 
+  // The reason as an enum; VerdictReason::unknown for a name the protocol does not have.
+  VerdictReason why() const { return parse_verdict_reason(reason); }
+
   // detail[key] if it is a number, else `fallback` (JSON carries NaN and Inf as null).
   double number(const char* key, double fallback = 0.0) const {
     if (!detail.is_object() || !detail.contains(key) || !detail[key].is_number()) return fallback;
@@ -41,9 +45,7 @@ struct CheckVerdict {
 
 // True for the verdicts HarnessClient makes when a request ended the harness
 // ("timeout", "crashed", "bad_response"): nothing was checked, and the harness is gone.
-inline bool ended_the_harness(const CheckVerdict& v) {
-  return v.reason == "timeout" || v.reason == "crashed" || v.reason == "bad_response";
-}
+inline bool ended_the_harness(const CheckVerdict& v) { return ends_the_harness(v.why()); }
 
 struct TimingSample {
   int candidate = 0;
