@@ -13,6 +13,7 @@
 #include "eval/compare_series.h"
 #include "eval/compare_step.h"
 #include "eval/gpu_context.h"
+#include "eval/seed_source.h"
 #include "eval/verify_step.h"
 
 namespace kblaster {
@@ -84,6 +85,7 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source
                    << "), B = " << spec_b.name << " (" << spec_b.source << ") at "
                    << size_label(spec_a, spec_a.sizes.front()) << "\n";
+  options.compare.seed = timing_seed(options.verify.seed_base, 0);
   auto series = compare_series(*gpu->client, spec_a, options.compare, options.repeat, session);
   if (!series) return series.error();
   session.progress << "compare: " << series->summary() << " of " << series->runs.size()

@@ -18,7 +18,10 @@ void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s)
   flags.timeout_floor_s = timeout_floor_s;
   app.add_option("--seeds", flags.seeds, "Fresh random inputs per size (default 3, at least 3)")
       ->check(CLI::Range(3, 1000));
-  app.add_option("--seed", flags.seed_base, "First seed (default: drawn at random and printed)");
+  app.add_option(
+      "--seed", flags.seed_base,
+      "First verification seed (default: drawn at random and printed); it also fixes the "
+      "timed inputs, from seed + 1000");
   std::string timeout_help =
       "Seconds one size may take before the kernel counts as hung (default 60";
   if (timeout_floor_s > 0)

@@ -4,6 +4,7 @@
 
 #include "eval/ceilings_cache.h"
 #include "eval/repeat_guard.h"
+#include "eval/seed_source.h"
 #include "stats/quantile.h"
 
 namespace kblaster {
@@ -36,7 +37,9 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
     nlohmann::json repeats = nlohmann::json::array();
     RepeatGuard guard;
     for (int r = 0; r < bench.repeat; ++r) {
-      auto m = measure(*gpu.client, *v.spec, 0, bench, ceilings, session.clock);
+      BenchFlags run = bench;
+      run.seed = timing_seed(verify.seed_base, r);
+      auto m = measure(*gpu.client, *v.spec, 0, run, ceilings, session.clock);
       if (!m) return m.error();
       session.progress << "bench " << v.spec->name << "  " << m->size << "  "
                        << describe(*m, ceilings)

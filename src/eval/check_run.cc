@@ -71,6 +71,7 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
                    << " (repeat with --seed " << run.seeds.front() << ")\n";
   CompareFlags compare;
   compare.criteria.min_effect = inputs.policy.min_effect;
+  compare.seed = timing_seed(verify.seed_base, 0);
   for (std::size_t i = 0; i < kernels.size(); ++i)
     if (run.rows[i].verdict == KernelVerdict::pending)
       KB_TRY(check_on_gpu(kernels[i], *gpu, run.seeds, compare, session, run.rows[i]));

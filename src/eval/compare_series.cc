@@ -16,7 +16,9 @@ Result<CompareSeries> compare_series(HarnessClient& harness, const KernelSpec& s
   CompareSeries series;
   RepeatGuard guard;
   for (int i = 0; i < repeat; ++i) {
-    auto r = compare_once(harness, spec, flags, session.clock);
+    CompareFlags run = flags;
+    if (flags.seed != 0) run.seed = flags.seed + static_cast<std::uint64_t>(i);
+    auto r = compare_once(harness, spec, run, session.clock);
     if (!r) return r.error();
     const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(repeat) + "] ";
     if (!r->rejected.empty()) {

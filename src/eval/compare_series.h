@@ -23,7 +23,8 @@ struct CompareSeries {
 };
 
 // Runs compare_once `repeat` times on `harness`, whose candidates 0 (A) and 1 (B)
-// are loaded and set up at the timed size, printing one progress line per run.
+// are loaded and set up at the timed size, printing one progress line per run. With
+// flags.seed set, run i times on inputs from flags.seed + i.
 // Stops early when the harness ended in two runs in a row (RepeatGuard). Errors
 // are compare_once's.
 Result<CompareSeries> compare_series(HarnessClient& harness, const KernelSpec& spec,

@@ -10,7 +10,7 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   // A candidate that brought the harness down in an earlier comparison left it empty.
   KB_TRY(harness.restore_if_lost());
   AbResult result;
-  result.seed = draw_seed();
+  result.seed = flags.seed != 0 ? flags.seed : draw_seed();
   KB_TRY(harness.bench_prepare(result.seed, against));
   auto warmup = harness.sample({0, 1, 0, 1});
   if (!warmup) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 #include "core/clock.h"
@@ -18,6 +17,9 @@ struct CompareFlags {
   VerdictCriteria criteria;
   AbBudget budget;
   double throttle_threshold = 0.95;
+  // The seed of the timed inputs; 0 = drawn fresh (draw_seed). A command given --seed N
+  // sets it from N (timing_seed), so the run repeats.
+  std::uint64_t seed = 0;
 };
 
 struct AbResult {

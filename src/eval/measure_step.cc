@@ -39,7 +39,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   m.flops = timed.flops;
   KB_TRY(harness.restore_if_lost());  // a candidate may have brought it down last time
   KB_TRY(harness.setup(harness_args(spec, timed)));
-  m.seed = draw_seed();
+  m.seed = flags.seed != 0 ? flags.seed : draw_seed();
   KB_TRY(harness.bench_prepare(m.seed, Against{}));
 
   auto warmup = harness.sample(std::vector<int>(kWarmupLaunches, candidate));

@@ -23,6 +23,9 @@ struct BenchFlags {
   int repeat = 1;  // measurements per kernel, each on fresh inputs, after one verification
   double throttle_threshold =
       0.95;  // drop samples whose SM clock is under this share of the median
+  // The seed of the timed inputs; 0 = drawn fresh (draw_seed). A command given --seed N
+  // sets it from N (timing_seed), so the run repeats.
+  std::uint64_t seed = 0;
 };
 
 // The device's measured ceilings, against which achieved rates are reported.

@@ -11,4 +11,9 @@ namespace kblaster {
 // read as "draw one".
 std::uint64_t draw_seed();
 
+// The seed of a run's index-th timed measurement when the run was given --seed `run_seed`:
+// run_seed + 1000 + index, clear of the verification seeds run_seed, run_seed + 1, …;
+// 0 (draw one fresh) when `run_seed` is 0, none given.
+std::uint64_t timing_seed(std::uint64_t run_seed, int index);
+
 }  // namespace kblaster

@@ -4,8 +4,8 @@
 
 #include <functional>
 
-#include "eval/fake_harness_runner.h"
 #include "core/config_loader.h"
+#include "eval/fake_harness_runner.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
 
@@ -202,6 +202,16 @@ TEST_F(CompareTest, RechecksBothCandidatesAtTheEnd) {
   EXPECT_EQ(r->recheck_b.reason, "nonfinite");
   EXPECT_EQ(runner.ops().front(), "bench_prepare");
   EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], "reference");
+}
+
+TEST_F(CompareTest, AGivenSeedIsTheSeedOfBothCandidatesTimedInputs) {
+  steady(10e-6, 10e-6, 0.01);
+  flags.seed = 1042;
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->seed, 1042u);
+  EXPECT_EQ(runner.sent("bench_prepare").at(0)["seed"], 1042);
+  EXPECT_EQ(to_json(*r)["seed"], 1042);
 }
 
 // A crash while A is rechecked ends the harness, and B's last output with it:

@@ -8,10 +8,10 @@
 
 #include <cmath>
 
-#include "eval/fake_harness_runner.h"
-#include "eval/fake_ncu.h"
 #include "core/config_loader.h"
 #include "core/source_tree.h"
+#include "eval/fake_harness_runner.h"
+#include "eval/fake_ncu.h"
 #include "gpu/fake_harness/fake_harness.h"
 #include "gpu/real_nvcc.h"
 #include "stats/synthetic.h"

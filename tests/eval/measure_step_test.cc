@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "eval/fake_harness_runner.h"
 #include "core/config_loader.h"
 #include "core/launch_plan.h"
+#include "eval/fake_harness_runner.h"
 #include "stats/quantile.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
@@ -133,6 +133,21 @@ TEST_F(MeasureTest, TightSamplesConverge) {
   EXPECT_EQ(ops[1], "bench_prepare");
   EXPECT_EQ(ops.back(), "recheck");
   EXPECT_EQ(std::count(ops.begin(), ops.end(), "sample"), static_cast<long>(ops.size()) - 3);
+}
+
+// --seed N fixes the timed inputs (timing_seed); without it each measurement draws its own.
+TEST_F(MeasureTest, AGivenSeedIsTheSeedOfTheTimedInputs) {
+  steady(100e-6, 0.002);
+  flags.seed = 4242;
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->seed, 4242u);
+  EXPECT_EQ(runner.sent("bench_prepare").at(0)["seed"], 4242);
+  flags.seed = 0;
+  auto drawn = run();
+  ASSERT_TRUE(drawn.ok()) << drawn.error().message;
+  EXPECT_NE(drawn->seed, 0u);
+  EXPECT_EQ(runner.sent("bench_prepare").at(1)["seed"], drawn->seed);
 }
 
 TEST_F(MeasureTest, NoisySamplesStopAtTheTimeLimit) {

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "eval/fake_ncu.h"
 #include "core/launch_plan.h"
+#include "eval/fake_ncu.h"
 #include "example_kernels.h"
 #include "gpu/child_process.h"
 #include "gpu/fake_harness/fake_harness.h"
