@@ -76,6 +76,7 @@ CheckDecision decide_check(const CheckEvidence& e) {
     return e.base_declared
                ? CheckDecision{KernelVerdict::unverified, "no reference, and base did not build"}
                : CheckDecision{KernelVerdict::new_kernel, "new kernel with no reference"};
+  if (!e.verified) return {KernelVerdict::pending, ""};
   if (e.head_failure)
     return {KernelVerdict::regression,
             std::string(e.has_reference ? "functional regression: head fails its reference: "
@@ -140,6 +141,7 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
   auto sizes = verify_at_every_size(*gpu.client, spec, head, seeds, against);
   if (!sizes) return sizes.error();
+  evidence.verified = true;
   evidence.head_failure = first_failure(*sizes);
   if (evidence.has_base)
     if (auto same = check_same_workload(*k.base->spec, spec); !same)

@@ -65,6 +65,7 @@ struct CheckEvidence {
   bool base_declared = false;  // the kernel exists at base, built or not
   bool has_base = false;       // base built, so head can be verified and timed against it
   bool has_reference = false;  // a reference other than the base revision
+  bool verified = false;       // head was verified at every size (head_failure says how)
   const CheckVerdict* head_failure = nullptr;  // the size head failed at; null: passed
   std::string not_comparable;                  // why the two cannot be timed; "" if they can
   const AbResult* ab = nullptr;                // base (A) against head (B), when it ran

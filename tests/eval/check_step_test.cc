@@ -65,6 +65,8 @@ TEST(DecideCheck, FollowsTheEvidenceInTheOrderCheckGathersIt) {
   EXPECT_EQ(decide_check(e).reason, "no reference, and base did not build");
 
   e.has_reference = true;
+  EXPECT_EQ(decide_check(e).verdict, V::pending) << "a reference, so it must be verified first";
+  e.verified = true;
   EXPECT_EQ(decide_check(e).verdict, V::new_kernel) << "verified, nothing to time against";
   CheckVerdict wrong{false, "wrong_result", "`out`[0] is 1, expected 2", {}};
   e.head_failure = &wrong;
@@ -87,7 +89,7 @@ TEST(DecideCheck, FollowsTheEvidenceInTheOrderCheckGathersIt) {
 
 TEST(DecideCheck, TheTimingDecidesOnceItIsTrusted) {
   CheckEvidence e;
-  e.base_declared = e.has_base = e.has_reference = true;
+  e.base_declared = e.has_base = e.has_reference = e.verified = true;
   const AbResult slower = ab_with(Verdict::slower, "SLOWER: B/A 1.5");
   e.ab = &slower;
   EXPECT_EQ(decide_check(e).verdict, V::slower);
