@@ -29,7 +29,7 @@ struct BenchFlags {
 };
 
 // The device's measured ceilings, against which achieved rates are reported.
-// Ceilings are profile/roofline.h's MeasuredCeilings (cli/ceilings_cache.h measures and caches
+// Ceilings are profile/roofline.h's MeasuredCeilings (eval/ceilings_cache.h measures and caches
 // them).
 using Ceilings = MeasuredCeilings;
 
