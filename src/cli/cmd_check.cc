@@ -8,7 +8,6 @@
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/step_flags.h"
-#include "cli/version.h"
 #include "eval/check_run.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
@@ -92,10 +91,7 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   }
   BuildFlags build = options.build;
   if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
-  Provenance provenance;
-  provenance.kblaster_version = kblaster_version();
-  provenance.command_line = session.command_line;
-  provenance.repository = repo_root.string();
+  Provenance provenance = command_provenance(session, repo_root);
   if (want.base) provenance.base_sha = range->base.hex;
   provenance.head_sha = range->head.hex;
   auto run = run_check(inputs, build, options.verify, std::move(provenance), session);

@@ -71,7 +71,8 @@ int run(int argc, char** argv) {
                     device,
                     clock,
                     [] { return start_real_harness(); },
-                    std::vector<std::string>(argv, argv + argc)};
+                    std::vector<std::string>(argv, argv + argc),
+                    kblaster_version()};
     auto result = action(session);
     if (!result) return report_error(result.error());
     return to_int(*result);

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "eval/gpu_context.h"
+#include "eval/result_envelope.h"
 #include "eval/seed_source.h"
 
 namespace kblaster {
@@ -86,19 +87,15 @@ nlohmann::json to_json(const CheckInputs& inputs, const CheckRun& run) {
     const std::string name = check_verdict_name(r.verdict);
     summary[name] = summary.value(name, 0) + 1;
   }
-  nlohmann::json j = {
-      {"kind", "check"},
-      {"schema_version", kCheckSchemaVersion},
-      {"provenance", to_json(run.provenance)},
-      {"base",
-       run.provenance.base_sha ? nlohmann::json(*run.provenance.base_sha) : nlohmann::json()},
-      {"head", run.provenance.head_sha.value_or("")},
-      {"source", inputs.source},
-      {"fail_on", fail_on_name(inputs.policy.fail_on)},
-      {"min_effect", inputs.policy.min_effect},
-      {"summary", summary},
-      {"kernels", rows},
-      {"builds", {{"head", to_json(run.head_builds)}, {"base", to_json(run.base_builds)}}}};
+  nlohmann::json j = result_envelope("check", kCheckSchemaVersion, run.provenance);
+  j["base"] = run.provenance.base_sha ? nlohmann::json(*run.provenance.base_sha) : nlohmann::json();
+  j["head"] = run.provenance.head_sha.value_or("");
+  j["source"] = inputs.source;
+  j["fail_on"] = fail_on_name(inputs.policy.fail_on);
+  j["min_effect"] = inputs.policy.min_effect;
+  j["summary"] = summary;
+  j["kernels"] = rows;
+  j["builds"] = {{"head", to_json(run.head_builds)}, {"base", to_json(run.base_builds)}};
   if (!run.skipped.empty()) j["skipped"] = run.skipped;
   return j;
 }

@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "eval/session.h"
+
 namespace kblaster {
 namespace {
 
@@ -25,6 +27,15 @@ Result<std::optional<std::string>> text_field(const nlohmann::json& j, const cha
 std::optional<GpuIdentity> gpu_identity(const DeviceInfo& device) {
   if (!device.present) return std::nullopt;
   return GpuIdentity{device.name, device.uuid, device.driver_version, device.arch(), "unknown"};
+}
+
+Provenance command_provenance(const Session& session, const std::filesystem::path& repo) {
+  Provenance p;
+  p.kblaster_version = session.kblaster_version;
+  p.command_line = session.command_line;
+  p.repository = std::filesystem::absolute(repo).lexically_normal().string();
+  p.started_at = utc_timestamp(std::chrono::system_clock::now());
+  return p;
 }
 
 nlohmann::json to_json(const Provenance& p) {

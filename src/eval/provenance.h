@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -41,6 +42,11 @@ struct Provenance {
   std::vector<std::uint64_t> seeds;
   std::string started_at, finished_at;  // ISO 8601 UTC, "2026-12-02T03:12:39Z"
 };
+
+// What the command knows before it runs: the tool's version and command line from
+// `session`, the repository `repo` (made absolute), and started_at now.
+struct Session;
+Provenance command_provenance(const Session& session, const std::filesystem::path& repo);
 
 nlohmann::json to_json(const Provenance& p);
 // A provenance read back from a saved result; Error::usage naming the field that is

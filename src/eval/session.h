@@ -28,6 +28,7 @@ struct Session {
   std::function<Result<std::unique_ptr<HarnessRunner>>()> harness;
   // The command line kblaster was started with, for a result's provenance.
   std::vector<std::string> command_line = {};
+  std::string kblaster_version = {};  // "0.1.0", for a result's provenance
 };
 
 }  // namespace kblaster

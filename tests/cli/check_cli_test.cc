@@ -12,6 +12,7 @@
 #include "git/repo_builder.h"
 #include "gpu/device_probe.h"
 #include "gpu/subprocess.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -112,16 +113,6 @@ TEST(CheckCli, BuildsBothRevisionsOfTheHitKernelOnlyFromGit) {
   EXPECT_THAT(again.out, ::testing::Not(HasSubstr("standalone")));
 }
 
-// Runs scripts/validate_result.py (python3-jsonschema) on `result`: its exit code and output.
-std::pair<int, std::string> validate(const nlohmann::json& result, const testing::TempDir& dir) {
-  const auto file = dir.path() / "result.json";
-  std::ofstream(file) << result.dump(2);
-  auto run = run_process(
-      {"python3", (testing::source_dir() / "scripts/validate_result.py").string(), file.string()});
-  if (!run) return {-1, run.error().message};
-  return {run->exit_code, run->output};
-}
-
 TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {
   if (CudaDriverProbe().probe().present)
     GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
@@ -143,7 +134,7 @@ TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {
             std::filesystem::absolute(repo.dir.path()).lexically_normal().string());
 
   testing::TempDir out;
-  const auto [code, said] = validate(j, out);
+  const auto [code, said] = testing::validate_result(j, out);
   EXPECT_EQ(code, 0) << said;
   EXPECT_THAT(said, HasSubstr("ok (check, schema_version 1)"));
 
@@ -151,7 +142,7 @@ TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {
   // provenance field, are each named with their path.
   j["kernels"][0]["verdict"] = "MAYBE";
   j["provenance"].erase("seeds");
-  const auto [bad, why] = validate(j, out);
+  const auto [bad, why] = testing::validate_result(j, out);
   EXPECT_EQ(bad, 1) << why;
   EXPECT_THAT(why, HasSubstr("kernels/0/verdict: 'MAYBE' is not one of"));
   EXPECT_THAT(why, HasSubstr("provenance: 'seeds' is a required property"));
