@@ -36,9 +36,10 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
   auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu(process_environment);
-  if (!ncu)
-    session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
+  NcuProfiler profiler = NcuProfiler::from_environment();
+  if (!profiler.available())
+    session.progress << "profiles: none (" << profiler.why_unavailable()
+                     << "); states from timing only\n";
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
   const auto kb_file = kb_path(o.common.repo, o.kb);
@@ -72,8 +73,7 @@ Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
                      &*kb,
                      &*catalogue,
                      *ceilings,
-                     ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
-                     ncu ? "" : ncu.error().message,
+                     &profiler,
                      out_dir,
                      seed,
                      verification_seeds(o.verify, seed + 1000),

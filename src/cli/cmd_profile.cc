@@ -28,14 +28,10 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
   auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu(process_environment);
+  NcuProfiler profiler = NcuProfiler::from_environment(o.timeout_s);
   ProfileSettings settings;
-  if (ncu)
-    settings.ncu = *ncu;
-  else
-    settings.why_no_ncu = ncu.error().message;
+  settings.profiler = &profiler;
   settings.metrics = o.full_set ? NcuMetrics::full_set : NcuMetrics::kblaster_list;
-  settings.timeout_s = o.timeout_s;
   settings.csv_dir = run->builds.cache_dir / "profiles";
   settings.repo_root = run->repo.root;
   settings.ceilings = *ceilings;

@@ -13,12 +13,12 @@
 #include "eval/build_step.h"
 #include "eval/compare_step.h"
 #include "eval/profile_report.h"
+#include "eval/profiler.h"
 #include "eval/session.h"
 #include "gpu/build_pool.h"
 #include "gpu/candidate_builder.h"
 #include "gpu/compile_cache.h"
 #include "gpu/compiler.h"
-#include "gpu/ncu.h"
 #include "profile/roofline.h"
 #include "search/evaluator.h"
 
@@ -33,8 +33,8 @@ struct GpuEvaluatorSetup {
   std::optional<ReferenceObject> reference;
   std::vector<std::uint64_t> seeds;
   CompareFlags compare;
-  std::optional<NcuTool> ncu;  // nullopt: states from timing only
-  std::string why_no_ncu;
+  Profiler* profiler = nullptr;  // must outlive the evaluator; its "why none" means
+                                 // states from timing only
   MeasuredCeilings ceilings;
 };
 
