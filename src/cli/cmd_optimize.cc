@@ -8,7 +8,7 @@
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/ceilings_cache.h"
-#include "eval/optimize_kernel.h"
+#include "search/optimize_kernel.h"
 #include "eval/seed_source.h"
 #include "eval/verify_step.h"
 #include "gpu/compiler.h"

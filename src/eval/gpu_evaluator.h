@@ -12,6 +12,7 @@
 
 #include "eval/build_step.h"
 #include "eval/compare_step.h"
+#include "eval/evaluator.h"
 #include "eval/profile_report.h"
 #include "eval/profiler.h"
 #include "eval/session.h"
@@ -20,7 +21,6 @@
 #include "gpu/compile_cache.h"
 #include "gpu/compiler.h"
 #include "profile/roofline.h"
-#include "search/evaluator.h"
 
 namespace kblaster {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "eval/build_step.h"
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
 #include "eval/profiler.h"
 #include "eval/session.h"
 #include "gpu/compiler.h"

@@ -1,4 +1,4 @@
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
 
 #include <cmath>
 

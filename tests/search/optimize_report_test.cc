@@ -1,6 +1,6 @@
 // The optimise result: files written, and --apply's contract (the user's source
 // is rewritten only for a verified, faster, soft-verified best).
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 
 #include "core/config_loader.h"
 #include "core/source_tree.h"
-#include "fake_harness_runner.h"
+#include "eval/fake_harness_runner.h"
 #include "test_paths.h"
 
 namespace kblaster {

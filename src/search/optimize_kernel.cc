@@ -1,4 +1,4 @@
-#include "eval/optimize_kernel.h"
+#include "search/optimize_kernel.h"
 
 #include <chrono>
 
