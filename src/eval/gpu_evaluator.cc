@@ -7,6 +7,7 @@
 #include "core/launch_plan.h"
 #include "core/source_tree.h"
 #include "eval/profile_report.h"
+#include "eval/seed_source.h"
 #include "eval/verify_sizes.h"
 #include "profile/code_signature.h"
 
@@ -133,7 +134,7 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
   auto plan = plan_kernel(*setup_.spec);
   if (!plan) return plan.error();
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
-  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
   gpu_seconds_ += clock_.now_seconds() - start;
   if (!ab) return ab.error();
   if (!ab->rejected.empty()) {
@@ -209,6 +210,12 @@ Result<PerfState> GpuEvaluator::state_of(const Candidate& c) {
   return s;
 }
 
+CompareFlags GpuEvaluator::next_compare() {
+  CompareFlags flags = setup_.compare;
+  if (setup_.timing_seeds != 0) flags.seed = timing_seed(setup_.timing_seeds, compares_++);
+  return flags;
+}
+
 Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   auto built_a = build(a);
   if (!built_a) return built_a.error();
@@ -221,7 +228,7 @@ Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   if (!plan) return plan.error();
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
   const double start = clock_.now_seconds();
-  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
   gpu_seconds_ += clock_.now_seconds() - start;
   return ab;
 }

@@ -21,6 +21,7 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
                           .reference = reference_object(baseline),
                           .seeds = run.verification,
                           .compare = {},
+                          .timing_seeds = run.verification.empty() ? 0 : run.verification.front(),
                           .profiler = run.profiler,
                           .ceilings = run.ceilings};
   GpuEvaluator evaluator(setup, *run.compiler, *run.harness, session.clock);

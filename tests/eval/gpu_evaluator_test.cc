@@ -12,6 +12,7 @@
 #include "core/source_tree.h"
 #include "eval/fake_harness_runner.h"
 #include "eval/fake_ncu.h"
+#include "eval/seed_source.h"
 #include "gpu/fake_harness/fake_harness.h"
 #include "gpu/real_nvcc.h"
 #include "stats/synthetic.h"
@@ -81,7 +82,7 @@ class GpuEvaluatorTest : public ::testing::Test {
     return evaluator(nvcc, work_dir, *ncu_profiler);
   }
   std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
-                                          Profiler& profiler) {
+                                          Profiler& profiler, std::uint64_t timing_seeds = 0) {
     GpuEvaluatorSetup s{.spec = &config.kernels.at(0),
                         .repo_root = repo.path(),
                         .work_dir = work_dir,
@@ -90,6 +91,7 @@ class GpuEvaluatorTest : public ::testing::Test {
                         .reference = std::nullopt,
                         .seeds = {1, 2, 3},
                         .compare = {},
+                        .timing_seeds = timing_seeds,
                         .profiler = &profiler,
                         .ceilings = {}};
     return std::make_unique<GpuEvaluator>(s, nvcc, client, clock);
@@ -209,6 +211,21 @@ TEST_F(GpuEvaluatorTest, ACandidateIsProfiledOnceAndWithoutCountersTheStateSaysW
   EXPECT_FALSE(p->has_value());
   EXPECT_THAT(why, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
   EXPECT_EQ(testing::read_text(bin.path() / "runs"), "run\n") << "one ncu run for three asks";
+}
+
+// Given the run's seed, the search's A/Bs time on inputs from it, one seed each, so a
+// run repeated with that seed times on the same inputs.
+TEST_F(GpuEvaluatorTest, TheSearchsABsTimeOnSeedsFromTheRunsSeed) {
+  KB_REQUIRE_NVCC(nvcc);
+  NcuProfiler none(std::nullopt, "no ncu in tests");
+  auto e = evaluator(*nvcc, work.path(), none, 5000);
+  ASSERT_TRUE(e->evaluate(baseline, child("kThreads = 256", "kThreads = 128")).ok());
+  ASSERT_TRUE(e->evaluate(baseline, child("kThreads = 256", "kThreads = 512")).ok());
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), 2u);
+  EXPECT_EQ(prepared[0]["seed"], timing_seed(5000, 0));
+  EXPECT_EQ(prepared[1]["seed"], timing_seed(5000, 1));
+  EXPECT_EQ(prepared[1]["seed"], 6001u);
 }
 
 // A profiler that answers with axpy's real H200 profile and records what it was asked.
