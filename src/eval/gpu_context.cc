@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "eval/units.h"
+#include "core/units.h"
 
 namespace kblaster {
 

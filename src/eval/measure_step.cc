@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "core/launch_plan.h"
+#include "core/units.h"
 #include "eval/seed_source.h"
-#include "eval/units.h"
 #include "stats/quantile.h"
 #include "stats/throttle_filter.h"
 
