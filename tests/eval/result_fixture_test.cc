@@ -26,7 +26,8 @@ TEST(ResultFixtures, EveryRealCheckResultValidatesAgainstItsSchema) {
   std::vector<std::string> argv = {"python3",
                                    (testing::source_dir() / "scripts/validate_result.py").string()};
   for (const char* name : {"UncoalescedAccessIsSlower.json", "CommentOnlyEditIsSame.json",
-                           "ChangedOutputIsAFunctionalRegression.json"})
+                           "ChangedOutputIsAFunctionalRegression.json",
+                           "ANewKernelWithAReferenceIsVerifiedThenNew.json"})
     argv.push_back((testing::source_dir() / kFixtures / name).string());
   auto run = run_process(argv);
   ASSERT_TRUE(run.ok()) << run.error().message;
@@ -35,7 +36,36 @@ TEST(ResultFixtures, EveryRealCheckResultValidatesAgainstItsSchema) {
   for (auto at = run->output.find(": ok (check, schema_version 1)"); at != std::string::npos;
        at = run->output.find(": ok (check, schema_version 1)", at + 1))
     ++ok;
-  EXPECT_EQ(ok, 3u) << run->output;
+  EXPECT_EQ(ok, 4u) << run->output;
+}
+
+TEST(ResultFixtures, TheRealOptimizeResultValidatesAndCarriesItsEvidence) {
+  const auto file = testing::source_dir() / kFixtures / "optimize_softmax_slow_scale_rows.json";
+  auto run = run_process(
+      {"python3", (testing::source_dir() / "scripts/validate_result.py").string(), file.string()});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->exit_code, 0) << run->output;
+  EXPECT_THAT(run->output, HasSubstr(": ok (optimize, schema_version 1)"));
+
+  const auto j = fixture("optimize_softmax_slow_scale_rows.json");
+  EXPECT_EQ(j["search_seed"], 7);
+  EXPECT_EQ(j["provenance"]["gpu"]["name"], "NVIDIA H200");
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  const auto& softmax = j["kernels"][0];
+  EXPECT_EQ(softmax["kernel"], "softmax_slow");
+  EXPECT_EQ(softmax["final_ab"]["ended"], "DECIDED");
+  EXPECT_LT(softmax["final_ab"]["ci_high"].get<double>(), 1.0) << "verified faster";
+  EXPECT_EQ(softmax["final_ab"]["samples"]["a_s"].size(),
+            softmax["final_ab"]["pairs"].get<std::size_t>())
+      << "every pair's raw times are kept";
+  EXPECT_FALSE(softmax["steps"].empty());
+}
+
+TEST(ResultFixtures, ANewKernelIsVerifiedAndNotTimed) {
+  const auto added = fixture("ANewKernelWithAReferenceIsVerifiedThenNew.json");
+  EXPECT_EQ(added["summary"], (nlohmann::json{{"NEW", 1}}));
+  EXPECT_TRUE(added["kernels"][0]["timing"].is_null());
+  EXPECT_TRUE(added["base"].is_string());
 }
 
 TEST(ResultFixtures, TheirVerdictsAndNumbersAreThereToReport) {
