@@ -74,8 +74,10 @@ Axis log_axis(double lo, double hi, int max_ticks) {
 
 double Axis::position(double v) const {
   if (!placeable(v, scale)) return std::numeric_limits<double>::quiet_NaN();
-  const double p =
-      scale == Scale::log ? std::log(v / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
+  // Logs taken apart: hi / lo may overflow.
+  const double p = scale == Scale::log
+                       ? (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo))
+                       : (v - lo) / (hi - lo);
   return std::clamp(p, 0.0, 1.0);
 }
 

@@ -64,7 +64,7 @@ std::string result_section(const ResultView& r) {
   if (!verification.empty())
     out +=
         "<details open><summary>Verification</summary><ul>\n" + verification + "</ul></details>\n";
-  out += "<details open><summary>Provenance</summary><dl>\n";
+  out += "<details><summary>Provenance</summary><dl>\n";
   for (const auto& [label, value] : r.facts)
     out += "<dt>" + html_escape(label) + "</dt><dd>" + html_escape(value) + "</dd>\n";
   return out + "<dt>read from</dt><dd>" + html_escape(r.origin) +

@@ -26,7 +26,8 @@ th, td { border: 1px solid var(--rule); padding: 4px 8px; text-align: left; vert
 th { background: var(--panel); font-weight: 600; }
 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.reason { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
-td.name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
+td.name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: break-word; }
+table.profile { width: auto; min-width: 50%; }
 .verdict { font-weight: 700; white-space: nowrap; }
 .verdict.good { color: var(--good); } .verdict.bad { color: var(--bad); }
 .verdict.neutral { color: var(--neutral); }
@@ -58,7 +59,7 @@ footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
   main { max-width: none; padding: 0; }
   figure, table, tr, section.kernel { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
-  summary { list-style: none; }
+  details::details-content { content-visibility: visible; display: block; }
 }
 )CSS";
 }

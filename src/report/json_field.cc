@@ -41,7 +41,9 @@ Result<bool> JsonField::boolean() const {
 }
 
 Result<std::uint64_t> JsonField::unsigned_integer() const {
-  if (!value_ || !value_->is_number_unsigned()) return wrong_type("a non-negative integer");
+  if (!value_ || !value_->is_number_integer() ||
+      (!value_->is_number_unsigned() && value_->get<std::int64_t>() < 0))
+    return wrong_type("a non-negative integer");
   return value_->get<std::uint64_t>();
 }
 

@@ -10,8 +10,10 @@ std::string format_number(double v, int digits) {
   if (!std::isfinite(v)) return "n/a";
   char buf[48];
   const double a = std::fabs(v);
-  if (a != 0.0 && (a < 1e-4 || a >= 1e6))
-    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+  // Below 1e6 without an exponent ("65536", not "6.554e+04"); beyond, and below
+  // 1e-4, with one and no trailing zeros ("1e+12").
+  if (a >= std::pow(10.0, digits) && a < 1e6)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
   else
     std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;

@@ -9,8 +9,8 @@
 
 namespace kblaster {
 
-// `v` with `digits` significant digits, no exponent between 1e-4 and 1e6:
-// "12.37", "0.0808", "1.2e+07"; "n/a" when not finite.
+// `v` with `digits` significant digits, and whole below 1e6: "12.37", "0.0808",
+// "65536", "1.2e+07", "1e-13"; "n/a" when not finite.
 std::string format_number(double v, int digits = 4);
 
 // "12.37×"; "n/a" when not finite.

@@ -74,7 +74,8 @@ Result<KernelView> read_kernel(const JsonField& j) {
   auto path = strings(j["path"]);
   if (!path) return path.error();
   k.path = *path;
-  k.head = k.path.empty() ? "baseline (nothing faster)" : "best of the search";
+  for (const auto& t : k.path) k.head += (k.head.empty() ? "" : " \u2192 ") + t;
+  if (k.head.empty()) k.head = "baseline (nothing faster)";
   auto verification = j["verification"].optional_string();
   if (!verification) return verification.error();
   if (!verification->empty()) k.verification.push_back("verified: " + *verification);

@@ -25,7 +25,7 @@ std::string roofline_chart(const RooflineView& view, std::string_view label) {
   if (!(std::isfinite(bw) && bw > 0 && std::isfinite(peak) && peak > 0)) return "";
   const double ridge = peak / bw;  // FLOP/byte where the memory roof meets the compute roof
   std::vector<double> xs = {ridge / 10, ridge * 10};
-  std::vector<double> ys = {peak * 2};
+  std::vector<double> ys = {peak * 1.05};
   std::vector<const RooflinePoint*> points;
   std::string missing;
   for (const auto& p : view.points) {
@@ -57,7 +57,12 @@ std::string roofline_chart(const RooflineView& view, std::string_view label) {
     svg.circle(x, y, 5, i + 1 == points.size() ? "point last" : "point",
                p.label + ": " + format_si(p.intensity) + " FLOP/byte, " + format_si(p.flops_per_s) +
                    "FLOP/s");
-    svg.text(x + 8, y - 6, p.label, "label");
+    // The first point labelled on its left, the others on their right, so that
+    // before and after do not overlap when they are close.
+    if (i == 0)
+      svg.text(x - 8, y + 14, p.label, "label", Anchor::end);
+    else
+      svg.text(x + 8, y - 6, p.label, "label");
   }
   if (!missing.empty())
     svg.text(area.left, kBox.height - 6, "not drawn (no FLOPs counted): " + missing, "note");

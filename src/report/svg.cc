@@ -42,9 +42,8 @@ std::string close(std::string_view element, std::string_view tooltip) {
 
 Svg::Svg(double width, double height, std::string_view label) {
   const std::string w = num(width), h = num(height), name = html_escape(label);
-  out_ = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + w + "\" height=\"" +
-         h + "\" viewBox=\"0 0 " + w + " " + h + "\" role=\"img\" aria-label=\"" + name +
-         "\"><title>" + name + "</title>";
+  out_ = "<svg class=\"chart\" width=\"" + w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " +
+         h + "\" role=\"img\" aria-label=\"" + name + "\"><title>" + name + "</title>";
 }
 
 void Svg::line(double x1, double y1, double x2, double y2, std::string_view cls) {
