@@ -15,7 +15,7 @@ std::string_view report_css() {
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg);
   font: 14px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
-main { max-width: 1040px; margin: 0 auto; padding: 24px; }
+main { max-width: 1120px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 32px 0 4px; padding-top: 16px; border-top: 1px solid var(--rule); }
 h3 { font-size: 15px; margin: 20px 0 6px; }

@@ -48,6 +48,10 @@ std::string roofline_chart(const RooflineView& view, std::string_view label) {
       {area.x(x_axis, ridge), area.y(y_axis, peak)},
       {area.x(x_axis, x_axis.hi), area.y(y_axis, peak)}};
   svg.polyline(roof, "roof");
+  svg.text(area.right() - 4, area.y(y_axis, peak) - 6, "FP32 " + format_si(peak) + "FLOP/s", "note",
+           Anchor::end);
+  svg.text(area.left + 6, area.y(y_axis, x_axis.lo * bw) - 8, "DRAM " + format_si(bw) + "B/s",
+           "note");
   for (std::size_t i = 1; i < points.size(); ++i)
     svg.line(area.x(x_axis, points[i - 1]->intensity), area.y(y_axis, points[i - 1]->flops_per_s),
              area.x(x_axis, points[i]->intensity), area.y(y_axis, points[i]->flops_per_s), "move");

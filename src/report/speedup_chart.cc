@@ -5,7 +5,7 @@
 namespace kblaster {
 namespace {
 
-constexpr double kWidth = 660, kLabelWidth = 160, kValueWidth = 80, kTop = 10, kBottom = 40;
+constexpr double kWidth = 500, kLabelWidth = 120, kValueWidth = 64, kTop = 10, kBottom = 40;
 constexpr double kRowHeight = 26, kBarHeight = 14;
 
 }  // namespace
@@ -31,7 +31,7 @@ std::string speedup_chart(std::span<const SpeedupBar> rows) {
     const SpeedupBar& r = rows[i];
     const double y = area.top + kRowHeight * static_cast<double>(i) + (kRowHeight - kBarHeight) / 2;
     const std::string text = format_ratio(r.speedup.value);
-    svg.text(kLabelWidth - 8, y + kBarHeight - 3, shorten(r.label, 22), "label", Anchor::end);
+    svg.text(kLabelWidth - 8, y + kBarHeight - 3, shorten(r.label, 16), "label", Anchor::end);
     svg.rect(one, y, area.x(axis, r.speedup.value) - one, kBarHeight,
              "bar " + std::string(tone_name(r.tone)), r.label + ": " + format_ratio(r.speedup));
     draw_whisker(svg, axis, area, y + kBarHeight / 2, r.speedup);

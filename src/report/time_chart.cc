@@ -4,7 +4,7 @@
 namespace kblaster {
 namespace {
 
-constexpr double kWidth = 660, kLabelWidth = 160, kValueWidth = 80, kTop = 26, kBottom = 40;
+constexpr double kWidth = 500, kLabelWidth = 120, kValueWidth = 64, kTop = 26, kBottom = 40;
 constexpr double kRowHeight = 40, kBarHeight = 12;
 
 void bar(Svg& svg, const PlotArea& area, const Axis& axis, double y, const Estimate& e,
@@ -37,11 +37,11 @@ std::string time_chart(std::span<const TimeBars> rows, std::string_view axis_tit
   svg.rect(area.left, 6, 10, 10, "bar base");
   svg.text(area.left + 14, 15, "base", "legend");
   svg.rect(area.left + 60, 6, 10, 10, "bar head neutral");
-  svg.text(area.left + 74, 15, "head", "legend");
+  svg.text(area.left + 74, 15, "head, coloured by its verdict", "legend");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const TimeBars& r = rows[i];
     const double y = area.top + kRowHeight * static_cast<double>(i) + 6;
-    svg.text(kLabelWidth - 8, y + kBarHeight + 4, shorten(r.label, 22), "label", Anchor::end);
+    svg.text(kLabelWidth - 8, y + kBarHeight + 4, shorten(r.label, 16), "label", Anchor::end);
     bar(svg, area, axis, y, r.base, r.base_text, "base", r.label + " at base: " + r.base_text);
     bar(svg, area, axis, y + kBarHeight + 3, r.head, r.head_text,
         "head " + std::string(tone_name(r.tone)), r.label + " at head: " + r.head_text);

@@ -121,7 +121,7 @@ TEST(Charts, LabelsAreEscapedAndShortened) {
       {.label = "<script>alert(1)</script>\"&'", .speedup = exact(2.0), .tone = Tone::good}};
   const std::string svg = speedup_chart(rows);
   EXPECT_THAT(svg, Not(HasSubstr("<script>")));
-  EXPECT_THAT(svg, HasSubstr("&lt;script&gt;alert(1)&lt;/scr\u2026"));
+  EXPECT_THAT(svg, HasSubstr("&lt;script&gt;alert(1\u2026"));
   EXPECT_THAT(svg, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#39;: 2\u00d7"))
       << "the tooltip carries the whole name";
 }
