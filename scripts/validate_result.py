@@ -63,6 +63,9 @@ def main(argv):
         if errors:
             failed = True
             for e in errors:
+                # A oneOf/anyOf error ("null, or an object that ...") is named by its
+                # deepest cause, so a wrong value inside a nullable field shows its path.
+                e = jsonschema.exceptions.best_match([e])
                 where = "/".join(str(p) for p in e.absolute_path) or "(top)"
                 print(f"{name}: {where}: {e.message}")
         else:

@@ -13,7 +13,7 @@
 #include "core/kernel_spec.h"
 #include "kb/records.h"
 #include "profile/perf_state.h"
-#include "search/candidate.h"
+#include "eval/candidate.h"
 #include "search/technique_appliers.h"
 
 namespace kblaster {

@@ -10,7 +10,7 @@
 
 #include "core/clock.h"
 #include "recorded_outcomes.h"
-#include "search/evaluator.h"
+#include "eval/evaluator.h"
 
 namespace kblaster {
 

@@ -3,13 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/gpu_run.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/bench_step.h"
 #include "eval/build_step.h"
 #include "eval/gpu_context.h"
+#include "eval/gpu_run.h"
 #include "eval/measure_step.h"
+#include "eval/provenance.h"
 #include "eval/verify_step.h"
 
 namespace kblaster {
@@ -23,10 +24,15 @@ struct BenchOptions {
 };
 
 Result<ExitCode> run_bench(const BenchOptions& options, Session& session) {
-  auto run = start_gpu_run(options.common, options.build, request_timeout(options.verify), session);
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  Provenance provenance = command_provenance(session, repo->root);
+  auto run =
+      start_gpu_run(*repo, options.build, request_timeout(options.verify), provenance, session);
   if (!run) return run.error();
+  if (!run->gpu) return Error::environment(run->why_no_device);
   const BuildReport* builds = &run->builds;
-  GpuContext* gpu = &run->gpu;
+  GpuContext* gpu = &*run->gpu;
   auto outcome = verify_and_bench(*builds, *gpu, options.verify, options.bench, session);
   if (!outcome) return outcome.error();
   if (options.common.json) session.out << outcome->report.dump(2) << "\n";

@@ -3,17 +3,11 @@
 // step recorded in the KB, the best verified candidate written to an output
 // folder with a JSON result. The user's source is only rewritten with --apply.
 #include "cli/commands.h"
-#include "cli/gpu_run.h"
 #include "cli/kb_location.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
-#include "eval/ceilings_cache.h"
-#include "eval/optimize_kernel.h"
-#include "eval/seed_source.h"
-#include "eval/verify_step.h"
-#include "gpu/compiler.h"
-#include "kb/seed.h"
-#include "kb/store.h"
+#include "eval/provenance.h"
+#include "search/optimize_result.h"
 
 namespace kblaster {
 namespace {
@@ -30,71 +24,24 @@ struct OptimizeOptions {
   bool source_only = false;  // --source-only (--apply implies it in run_optimize)
 };
 
-Result<ExitCode> run_optimize(const OptimizeOptions& o, Session& session) {
-  auto run = start_gpu_run(o.common, o.build, request_timeout(o.verify), session);
-  if (!run) return run.error();
-  auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
-                                    run->builds.cache_dir / "ceilings.json", session);
-  if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu(process_environment);
-  if (!ncu)
-    session.progress << "profiles: none (" << ncu.error().message << "); states from timing only\n";
+Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
+  auto repo = load_repository(o.common);
+  if (!repo) return repo.error();
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
-  const auto kb_file = kb_path(o.common.repo, o.kb);
-  auto kb = Store::open(kb_file);
-  if (!kb) return kb.error();
-  KB_TRY(seed_catalogue(*kb, *catalogue));
-  auto compiler = NvccCompiler::find();
-  if (!compiler) return compiler.error();
-  const auto out_dir =
-      o.out.empty() ? run->repo.root / ".kblaster" / "optimize" : std::filesystem::absolute(o.out);
-  const std::uint64_t seed = o.seed ? o.seed : draw_seed();
-  session.progress << "optimize: KB " << kb_file.string() << ", search seed " << seed
-                   << " (repeat with --search-seed " << seed << "), verification seeds from "
-                   << verification_seeds(o.verify, seed + 1000).front() << ", budget "
-                   << o.budget.breadth << " x " << o.budget.depth << ", " << o.budget.max_seconds
-                   << " s per kernel\n";
-
-  const bool source_only = o.source_only || o.apply;
-  const WriteBack write_back = o.apply ? WriteBack::if_verified : WriteBack::never;
-  if (o.apply)
-    session.progress << "optimize: source rewrites only: --apply writes the best back to the "
-                        "source, which cannot carry build flags or tunables; without --apply the "
-                        "search also tries flags, arch and tunables\n";
-  else if (o.source_only)
-    session.progress << "optimize: source rewrites only (--source-only)\n";
-
-  OptimizeRun shared{run->repo.root,
-                     &run->builds,
-                     run->gpu.client.get(),
-                     &*compiler,
-                     &*kb,
-                     &*catalogue,
-                     *ceilings,
-                     ncu ? std::optional<NcuTool>(*ncu) : std::nullopt,
-                     ncu ? "" : ncu.error().message,
-                     out_dir,
-                     seed,
-                     verification_seeds(o.verify, seed + 1000),
-                     o.budget,
-                     source_only,
-                     write_back};
-  bool problem = false;
-  nlohmann::json results = nlohmann::json::array();
-  for (const KernelBuild& b : run->builds.kernels) {
-    if (!b.ok()) {
-      session.progress << "optimize " << b.spec->name << ": skipped, the baseline does not build\n";
-      problem = true;
-      continue;
-    }
-    session.progress << "optimize " << b.spec->name << ":\n";
-    auto written = optimize_kernel(b, shared, session);
-    if (!written) return written.error();
-    results.push_back(*written);
-  }
-  if (o.common.json) session.out << nlohmann::json{{"kernels", results}}.dump(2) << "\n";
-  return problem ? ExitCode::found_problem : ExitCode::ok;
+  OptimizeSettings settings{
+      .budget = o.budget,
+      .search_seed = o.seed,
+      .kb_file = kb_path(o.common.repo, o.kb),
+      .out_dir = o.out.empty() ? std::filesystem::path() : std::filesystem::absolute(o.out),
+      .source_only = o.source_only,
+      .write_back = o.apply ? WriteBack::if_verified : WriteBack::never};
+  auto result = run_optimize(*repo, o.build, o.verify, *catalogue, std::move(settings),
+                             command_provenance(session, repo->root), session);
+  if (!result) return result.error();
+  if (o.common.json) session.out << to_json(*result).dump(2) << "\n";
+  if (!result->skipped.empty()) session.progress << result->skipped << "\n";
+  return optimize_exit_code(*result);
 }
 
 }  // namespace
@@ -122,7 +69,7 @@ CommandAction setup_optimize(CLI::App& app) {
   app.add_flag("--source-only", o->source_only,
                "Try only source rewrites (restrict, launch bounds, unrolling, launch "
                "constants), not flags, arch or tunables");
-  return [o](Session& session) { return run_optimize(*o, session); };
+  return [o](Session& session) { return optimize_command(*o, session); };
 }
 
 }  // namespace kblaster

@@ -4,9 +4,9 @@
 
 #include "cli/change_report.h"
 #include "cli/commands.h"
-#include "cli/plan_text.h"
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
+#include "core/plan_text.h"
 #include "core/spec_json.h"
 #include "git/change_plan_json.h"
 #include "git/repo.h"

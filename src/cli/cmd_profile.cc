@@ -5,11 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/gpu_run.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/ceilings_cache.h"
+#include "eval/gpu_run.h"
 #include "eval/profile_kernel.h"
+#include "eval/provenance.h"
 #include "gpu/compiler.h"
 
 namespace kblaster {
@@ -23,21 +24,21 @@ struct ProfileOptions {
 };
 
 Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
-  auto run = start_gpu_run(o.common, o.build, 60.0, session);
+  auto repo = load_repository(o.common);
+  if (!repo) return repo.error();
+  Provenance provenance = command_provenance(session, repo->root);
+  auto run = start_gpu_run(*repo, o.build, 60.0, provenance, session);
   if (!run) return run.error();
-  auto ceilings = measured_ceilings(*run->gpu.client, run->gpu.harness_device.name,
+  if (!run->gpu) return Error::environment(run->why_no_device);
+  auto ceilings = measured_ceilings(*run->gpu->client, run->gpu->harness_device.name,
                                     run->builds.cache_dir / "ceilings.json", session);
   if (!ceilings) return ceilings.error();
-  auto ncu = find_ncu(process_environment);
+  NcuProfiler profiler = NcuProfiler::from_environment(o.timeout_s);
   ProfileSettings settings;
-  if (ncu)
-    settings.ncu = *ncu;
-  else
-    settings.why_no_ncu = ncu.error().message;
+  settings.profiler = &profiler;
   settings.metrics = o.full_set ? NcuMetrics::full_set : NcuMetrics::kblaster_list;
-  settings.timeout_s = o.timeout_s;
   settings.csv_dir = run->builds.cache_dir / "profiles";
-  settings.repo_root = run->repo.root;
+  settings.repo_root = repo->root;
   settings.ceilings = *ceilings;
   bool timing_only_used = false, failed = false;
   std::ostream& text = o.common.json ? session.progress : session.out;  // stdout stays JSON
@@ -48,7 +49,7 @@ Result<ExitCode> run_profile(const ProfileOptions& o, Session& session) {
       failed = true;
       continue;
     }
-    auto profiled = profile_kernel(b, run->gpu, settings, text, session);
+    auto profiled = profile_kernel(b, *run->gpu, settings, text, session);
     if (!profiled) return profiled.error();
     kernels.push_back(std::move(profiled->json));
     timing_only_used = timing_only_used || profiled->timed_only;

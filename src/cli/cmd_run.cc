@@ -48,8 +48,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
     return outcome->problem || report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
   }
   // Verification and measurement run in kblaster-harness on a CUDA device.
-  const std::string skipped =
-      "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
+  const std::string skipped = "verification and measurement skipped: " + no_device_reason(device);
   if (options.common.json) {
     nlohmann::json j = {{"repo", repo->root.string()}, {"build", to_json(*report)}};
     j["verification"] = {{"status", "skipped"}, {"reason", skipped}};

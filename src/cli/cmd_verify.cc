@@ -3,11 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/gpu_run.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/build_step.h"
 #include "eval/gpu_context.h"
+#include "eval/gpu_run.h"
+#include "eval/provenance.h"
 #include "eval/verify_step.h"
 
 namespace kblaster {
@@ -20,10 +21,14 @@ struct VerifyOptions {
 };
 
 Result<ExitCode> run_verify(const VerifyOptions& options, Session& session) {
-  auto run = start_gpu_run(options.common, options.build, options.verify.timeout_s, session);
+  auto repo = load_repository(options.common);
+  if (!repo) return repo.error();
+  Provenance provenance = command_provenance(session, repo->root);
+  auto run = start_gpu_run(*repo, options.build, options.verify.timeout_s, provenance, session);
   if (!run) return run.error();
+  if (!run->gpu) return Error::environment(run->why_no_device);
   const BuildReport* builds = &run->builds;
-  GpuContext* gpu = &run->gpu;
+  GpuContext* gpu = &*run->gpu;
   auto results = verify_kernels(*builds, *gpu->client, options.verify, session);
   if (!results) return results.error();
 

@@ -1,12 +1,11 @@
-// Where `kblaster kb` finds the KB file and the seed catalogue.
+// Where `kblaster kb` and `optimize` find the KB file and the seed catalogue.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <string>
 
-#include "core/status.h"
-#include "kb/catalogue.h"
+#include "kb/catalogue_dir.h"
 
 namespace kblaster {
 
@@ -19,7 +18,9 @@ void add_kb_flags(CLI::App& app, KbFlags& flags);
 // The KB file for repository `repo` under `flags`.
 std::filesystem::path kb_path(const std::string& repo, const KbFlags& flags);
 
-// Reads and validates techniques.json and states.json from the catalogue directory.
-Result<Catalogue> read_catalogue(const KbFlags& flags);
+// The catalogue --catalogue names, or the default one (kb/catalogue_dir.h).
+inline Result<Catalogue> read_catalogue(const KbFlags& flags) {
+  return read_catalogue(std::filesystem::path(flags.catalogue));
+}
 
 }  // namespace kblaster

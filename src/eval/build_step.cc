@@ -2,7 +2,7 @@
 
 #include <iomanip>
 
-#include "eval/units.h"
+#include "core/units.h"
 #include "gpu/compiler.h"
 
 namespace kblaster {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/result_envelope.h"
 #include "eval/gpu_context.h"
-#include "eval/result_envelope.h"
 #include "eval/seed_source.h"
 
 namespace kblaster {
@@ -53,13 +53,12 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
     return r.verdict == KernelVerdict::pending;
   });
   auto finished = [&run]() -> CheckRun {
-    run.provenance.finished_at = utc_timestamp(std::chrono::system_clock::now());
+    stamp_finished(run.provenance);
     return std::move(run);
   };
   if (!needs_gpu) return finished();
   if (!device.present) {
-    run.skipped =
-        "verification and measurement skipped: no CUDA device present (" + device.why_absent + ")";
+    run.skipped = "verification and measurement skipped: " + no_device_reason(device);
     skip_pending(run.rows, "no CUDA device");
     return finished();
   }

@@ -43,13 +43,18 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
       const TimingSample& sa = x.candidate == 0 ? x : y;
       const TimingSample& sb = x.candidate == 0 ? y : x;
       ++result.pairs;
-      if (gate.admit(std::min(sa.sm_mhz, sb.sm_mhz)))
-        sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
+      if (!gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) continue;
+      sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
+      result.samples.a_sm_mhz.push_back(sa.sm_mhz);
+      result.samples.b_sm_mhz.push_back(sb.sm_mhz);
     }
   }
   result.end = sampler.state(clock.now_seconds() - start);
   result.throttled_pairs = gate.dropped();
+  result.sm_mhz = gate.median_mhz();
   result.comparison = sampler.current();
+  result.samples.a_s.assign(sampler.a_samples().begin(), sampler.a_samples().end());
+  result.samples.b_s.assign(sampler.b_samples().begin(), sampler.b_samples().end());
 
   auto ra = harness.recheck(0, spec.tolerance);
   if (!ra) return ra.error();
@@ -100,7 +105,13 @@ nlohmann::json to_json(const AbResult& r) {
           {"reason", c.reason},
           {"recheck", {{"a", recheck_json(r.recheck_a)}, {"b", recheck_json(r.recheck_b)}}},
           {"trusted", r.rejected.empty()},
-          {"rejected", r.rejected}};
+          {"rejected", r.rejected},
+          {"sm_mhz", r.sm_mhz},
+          {"samples",
+           {{"a_s", r.samples.a_s},
+            {"b_s", r.samples.b_s},
+            {"a_sm_mhz", r.samples.a_sm_mhz},
+            {"b_sm_mhz", r.samples.b_sm_mhz}}}};
 }
 
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {

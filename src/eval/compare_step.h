@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "core/clock.h"
 #include "core/kernel_spec.h"
@@ -22,11 +23,20 @@ struct CompareFlags {
   std::uint64_t seed = 0;
 };
 
+// The pairs a verdict was computed from, in the order taken: each candidate's time
+// (seconds) and the SM clock it ran at (MHz; 0 when the harness could not read it).
+struct AbSamples {
+  std::vector<double> a_s, b_s;
+  std::vector<double> a_sm_mhz, b_sm_mhz;
+};
+
 struct AbResult {
   Comparison comparison;
   std::uint64_t seed = 0;  // of the inputs both candidates were timed and rechecked on
   std::size_t pairs = 0;
   std::size_t throttled_pairs = 0;
+  AbSamples samples;    // the pairs kept (not throttled): what the verdict used
+  double sm_mhz = 0.0;  // median SM clock of the comparison; 0 when unknown
   AbState end = AbState::sampling;
   CheckVerdict recheck_a, recheck_b;  // each candidate's last timed output, on this run's inputs
   // Why the verdict cannot be trusted (a candidate failed while timed, or its
@@ -44,6 +54,7 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock,
                               const Against& against = Against{});
 
+// The result with its verdict's numbers, the recheck and every kept pair ("samples").
 nlohmann::json to_json(const AbResult& r);
 
 // Both candidates are verified and timed on one argument list, so their specs

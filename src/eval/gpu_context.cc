@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "eval/units.h"
+#include "core/units.h"
 
 namespace kblaster {
 
@@ -21,9 +21,12 @@ Result<std::unique_ptr<HarnessRunner>> start_real_harness() {
   return std::unique_ptr<HarnessRunner>(std::make_unique<HarnessSession>(path));
 }
 
+std::string no_device_reason(const DeviceInfo& device) {
+  return "no CUDA device present (" + device.why_absent + ")";
+}
+
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts) {
-  if (!device.present)
-    return Error::environment("no CUDA device present (" + device.why_absent + ")");
+  if (!device.present) return Error::environment(no_device_reason(device));
   auto runner = session.harness();
   if (!runner) return runner.error();
   GpuContext gpu{device, std::move(*runner), nullptr, {}};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "eval/build_step.h"
 #include "eval/session.h"
@@ -23,6 +24,9 @@ struct GpuContext {
 // network the harness's sandbox left it (network_summary). Fails with
 // Error::environment when there is no CUDA device or no harness program.
 Result<GpuContext> start_gpu(Session& session, const DeviceInfo& device, HarnessTimeouts timeouts);
+
+// "no CUDA device present (<why>)": why GPU work was skipped on a machine without one.
+std::string no_device_reason(const DeviceInfo& device);
 
 // Where kblaster-harness is: $KBLASTER_HARNESS, else beside this executable.
 std::filesystem::path harness_path();

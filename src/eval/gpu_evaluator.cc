@@ -6,15 +6,15 @@
 #include "core/file_write.h"
 #include "core/launch_plan.h"
 #include "core/source_tree.h"
-#include "eval/ncu_run.h"
 #include "eval/profile_report.h"
+#include "eval/seed_source.h"
 #include "eval/verify_sizes.h"
 #include "profile/code_signature.h"
 
 namespace kblaster {
 namespace {
 
-// A KernelBuild-like view for run_under_ncu.
+// A KernelBuild-like view for the profiler.
 KernelBuild as_kernel_build(const KernelSpec* spec, const BuildResult& r) {
   return KernelBuild{spec, r, std::nullopt};
 }
@@ -134,7 +134,7 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
   auto plan = plan_kernel(*setup_.spec);
   if (!plan) return plan.error();
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
-  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
   gpu_seconds_ += clock_.now_seconds() - start;
   if (!ab) return ab.error();
   if (!ab->rejected.empty()) {
@@ -159,10 +159,6 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
 }
 
 Result<std::optional<ProfileReport>> GpuEvaluator::profile(const Candidate& c, std::string& why) {
-  if (!setup_.ncu) {
-    why = setup_.why_no_ncu;
-    return std::optional<ProfileReport>();
-  }
   // A candidate profiles the same every time: the search's states of the baseline
   // and the best, and the result's profile delta, share one ncu run each.
   const std::string key = c.fingerprint();
@@ -184,23 +180,22 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
   if (!plan) return plan.error();
   const SizePlan& size = plan->sizes.front();
   const auto csv = setup_.work_dir / "profiles" / (c.fingerprint() + ".csv");
-  const double start = clock_.now_seconds();
-  auto ran = run_under_ncu(*setup_.ncu, as_kernel_build(setup_.spec, *b), size,
-                           NcuMetrics::kblaster_list, csv, 300.0);
-  profile_seconds_ += clock_.now_seconds() - start;
-  gpu_seconds_ += clock_.now_seconds() - start;
-  if (!ran) return ran.error();
-  if (ran->problem) {
-    why = *ran->problem;
-    return std::optional<ProfileReport>();
-  }
   auto tree = write_tree(c);
   if (!tree) return tree.error();
-  auto report = read_profile(
-      ran->csv, csv.string(), signature_of(*setup_.spec, *tree),
-      RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings});
-  if (!report) return report.error();
-  return std::optional<ProfileReport>(std::move(*report));
+  const KernelBuild built = as_kernel_build(setup_.spec, *b);
+  const double start = clock_.now_seconds();
+  auto profiled = setup_.profiler->profile(
+      {.build = built,
+       .size = size,
+       .signature = signature_of(*setup_.spec, *tree),
+       .roofline = {double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings},
+       .metrics = NcuMetrics::kblaster_list,
+       .csv = csv});
+  profile_seconds_ += clock_.now_seconds() - start;
+  gpu_seconds_ += clock_.now_seconds() - start;
+  if (!profiled) return profiled.error();
+  why = profiled->why_none;
+  return std::move(profiled->report);
 }
 
 Result<PerfState> GpuEvaluator::state_of(const Candidate& c) {
@@ -215,6 +210,12 @@ Result<PerfState> GpuEvaluator::state_of(const Candidate& c) {
   return s;
 }
 
+CompareFlags GpuEvaluator::next_compare() {
+  CompareFlags flags = setup_.compare;
+  if (setup_.timing_seeds != 0) flags.seed = timing_seed(setup_.timing_seeds, compares_++);
+  return flags;
+}
+
 Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   auto built_a = build(a);
   if (!built_a) return built_a.error();
@@ -227,7 +228,7 @@ Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   if (!plan) return plan.error();
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
   const double start = clock_.now_seconds();
-  auto ab = compare_once(harness_, *setup_.spec, setup_.compare, clock_, against());
+  auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
   gpu_seconds_ += clock_.now_seconds() - start;
   return ab;
 }

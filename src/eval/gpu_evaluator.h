@@ -12,15 +12,15 @@
 
 #include "eval/build_step.h"
 #include "eval/compare_step.h"
+#include "eval/evaluator.h"
 #include "eval/profile_report.h"
+#include "eval/profiler.h"
 #include "eval/session.h"
 #include "gpu/build_pool.h"
 #include "gpu/candidate_builder.h"
 #include "gpu/compile_cache.h"
 #include "gpu/compiler.h"
-#include "gpu/ncu.h"
 #include "profile/roofline.h"
-#include "search/evaluator.h"
 
 namespace kblaster {
 
@@ -33,8 +33,11 @@ struct GpuEvaluatorSetup {
   std::optional<ReferenceObject> reference;
   std::vector<std::uint64_t> seeds;
   CompareFlags compare;
-  std::optional<NcuTool> ncu;  // nullopt: states from timing only
-  std::string why_no_ncu;
+  // The A/Bs' inputs: the n-th A/B times on timing_seed(timing_seeds, n), so a run given
+  // the same seed times on the same inputs; 0 draws each fresh.
+  std::uint64_t timing_seeds = 0;
+  Profiler* profiler = nullptr;  // must outlive the evaluator; its "why none" means
+                                 // states from timing only
   MeasuredCeilings ceilings;
 };
 
@@ -89,6 +92,8 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Result<BuildResult> build(const Candidate& candidate);
   Result<std::optional<ProfileReport>> profile_once(const Candidate& candidate, std::string& why);
   Result<std::filesystem::path> write_tree(const Candidate& candidate);
+  // setup_.compare with the next A/B's input seed.
+  CompareFlags next_compare();
   // What outputs are checked against: the reference, else the parent (candidate 0).
   Against against() const { return setup_.reference ? Against{} : Against{0}; }
 
@@ -100,6 +105,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Compiler& compiler_;
   BuildPool pool_;
   double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
+  int compares_ = 0;                                    // A/Bs timed so far
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
   struct Profiled {
     std::optional<ProfileReport> report;

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "core/launch_plan.h"
+#include "core/units.h"
 #include "eval/seed_source.h"
-#include "eval/units.h"
 #include "stats/quantile.h"
 #include "stats/throttle_filter.h"
 
@@ -67,6 +67,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
       if (!gate.admit(s.sm_mhz)) continue;
       rule.add(s.gpu_seconds);
       m.samples.push_back(s.gpu_seconds);
+      m.sample_sm_mhz.push_back(s.sm_mhz);
     }
     m.stop = rule.decide(clock.now_seconds() - start);
     if (m.stop.reason != StopReason::keep_going) break;
@@ -132,6 +133,7 @@ nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
                       {"min_s", m.summary.min},
                       {"max_s", m.summary.max},
                       {"samples", m.samples},
+                      {"sample_sm_mhz", m.sample_sm_mhz},
                       {"throttled", m.throttled},
                       {"sm_mhz", m.sm_mhz},
                       {"stop", stop_reason_name(m.stop.reason)},

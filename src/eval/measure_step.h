@@ -34,12 +34,13 @@ struct BenchFlags {
 using Ceilings = MeasuredCeilings;
 
 struct Measurement {
-  std::string size;             // the timed size, "n=16777216"
-  std::uint64_t seed = 0;       // of the inputs timed and rechecked
-  std::vector<double> samples;  // kept samples, seconds, in order taken
-  std::size_t throttled = 0;    // samples dropped for a low SM clock
-  Summary summary;              // of the kept samples
-  double sm_mhz = 0.0;          // median SM clock of the run
+  std::string size;                   // the timed size, "n=16777216"
+  std::uint64_t seed = 0;             // of the inputs timed and rechecked
+  std::vector<double> samples;        // kept samples, seconds, in order taken
+  std::vector<double> sample_sm_mhz;  // the SM clock of each kept sample (MHz; 0: unknown)
+  std::size_t throttled = 0;          // samples dropped for a low SM clock
+  Summary summary;                    // of the kept samples
+  double sm_mhz = 0.0;                // median SM clock of the run
   StopDecision stop;
   std::int64_t min_bytes = 0;
   std::optional<std::int64_t> flops;

@@ -2,7 +2,6 @@
 
 #include "core/launch_plan.h"
 #include "eval/measure_step.h"
-#include "eval/ncu_run.h"
 #include "eval/profile_report.h"
 
 namespace kblaster {
@@ -35,16 +34,18 @@ Result<KernelProfileResult> profile_kernel(const KernelBuild& b, GpuContext& gpu
   const SizePlan& size = plan->sizes.front();
   text << "profile " << spec.name << " at " << size_label(spec, spec.sizes.front())
        << " (not verified here; `kblaster verify` checks it)\n";
-  if (!settings.ncu) return timing_only(b, gpu, settings.ceilings, settings.why_no_ncu, session);
   const bool full = settings.metrics == NcuMetrics::full_set;
   const auto csv = settings.csv_dir / (spec.name + (full ? ".full.csv" : ".csv"));
-  auto ran = run_under_ncu(*settings.ncu, b, size, settings.metrics, csv, settings.timeout_s);
-  if (!ran) return ran.error();
-  if (ran->problem) return timing_only(b, gpu, settings.ceilings, *ran->problem, session);
-  auto report = read_profile(
-      ran->csv, csv.string(), signature_of(spec, settings.repo_root),
-      RooflineInputs{double(size.min_bytes()), double(size.flops.value_or(0)), settings.ceilings});
-  if (!report) return report.error();
+  auto profiled = settings.profiler->profile(
+      {.build = b,
+       .size = size,
+       .signature = signature_of(spec, settings.repo_root),
+       .roofline = {double(size.min_bytes()), double(size.flops.value_or(0)), settings.ceilings},
+       .metrics = settings.metrics,
+       .csv = csv});
+  if (!profiled) return profiled.error();
+  if (!profiled->report) return timing_only(b, gpu, settings.ceilings, profiled->why_none, session);
+  const ProfileReport* report = &*profiled->report;
   print_profile(text, *report);
   text << "  ncu CSV: " << csv.string() << "\n";
   nlohmann::json j = to_json(*report);

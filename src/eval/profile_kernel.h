@@ -11,17 +11,15 @@
 
 #include "eval/build_step.h"
 #include "eval/gpu_context.h"
+#include "eval/profiler.h"
 #include "eval/session.h"
-#include "gpu/ncu.h"
 #include "profile/roofline.h"
 
 namespace kblaster {
 
 struct ProfileSettings {
-  std::optional<NcuTool> ncu;  // nullopt: time instead, because of `why_no_ncu`
-  std::string why_no_ncu;
+  Profiler* profiler = nullptr;  // must outlive the call; a profile it cannot take is timed
   NcuMetrics metrics = NcuMetrics::kblaster_list;
-  double timeout_s = 300.0;         // per ncu run
   std::filesystem::path csv_dir;    // ncu's CSV goes to csv_dir/<kernel>[.full].csv
   std::filesystem::path repo_root;  // for the source's code signature
   MeasuredCeilings ceilings;

@@ -8,14 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace kblaster {
+#include "core/step_outcome.h"
 
-// How one search step ended.
-enum class StepOutcome { compile_failure, verify_failure, slower, same, faster };
-std::string_view outcome_name(StepOutcome outcome);
-std::optional<StepOutcome> parse_outcome(std::string_view name);
-// True for slower/same/faster: the step has a measured log speedup (its reward).
-inline bool is_measured(StepOutcome o) { return o >= StepOutcome::slower; }
+namespace kblaster {
 
 // One step: technique `action` applied in performance state `state`.
 struct TrajectoryStep {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/kernel_spec.h"
+#include "eval/candidate.h"
 #include "profile/perf_state.h"
-#include "search/candidate.h"
 
 namespace kblaster {
 

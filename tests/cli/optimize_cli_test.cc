@@ -3,8 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_run.h"
 #include "gpu/device_probe.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -17,6 +20,35 @@ TEST(OptimizeCli, WithoutAGpuSaysWhatIsMissingAndExitsThree) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_THAT(r.err, ::testing::HasSubstr("no CUDA device present"));
   EXPECT_EQ(testing::read_text(testing::examples_dir() / "kernels/axpy.cu"), before);
+}
+
+// Without a GPU the result still says what was asked: each kernel skipped and why, the
+// seeds the search would have used, and where it would have written.
+TEST(OptimizeCli, ItsJsonWithoutAGpuIsAnOptimizeResultWithEveryKernelSkipped) {
+  if (CudaDriverProbe().probe().present) GTEST_SKIP() << "a CUDA device is present";
+  auto r = testing::run_kblaster({"optimize", "examples/kernels", "--kernel", "axpy", "--kernel",
+                                  "relu", "--search-seed", "5", "--breadth", "2", "--json"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "optimize");
+  EXPECT_EQ(j["search_seed"], 5);
+  EXPECT_EQ(j["verification_seeds"], nlohmann::json::array({1005, 1006, 1007}));
+  EXPECT_EQ(j["provenance"]["seeds"], nlohmann::json::array({5, 1005, 1006, 1007}));
+  EXPECT_EQ(j["budget"]["breadth"], 2);
+  EXPECT_TRUE(j["provenance"]["gpu"].is_null());
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][1]["kernel"], "relu");
+  EXPECT_EQ(j["kernels"][1]["status"], "skipped");
+  EXPECT_EQ(j["kernels"][1]["skip_reason"], "no CUDA device");
+  EXPECT_THAT(j["skipped"].get<std::string>(), ::testing::HasSubstr("no CUDA device present ("));
+  testing::TempDir dir;
+  const auto [code, said] = testing::validate_result(j, dir);
+  EXPECT_EQ(code, 0) << said;
+
+  j["kernels"][0]["status"] = "abandoned";
+  const auto [rejected, why] = testing::validate_result(j, dir);
+  EXPECT_EQ(rejected, 1) << why;
+  EXPECT_THAT(why, ::testing::HasSubstr("kernels/0/status: 'searched' was expected"));
 }
 
 TEST(OptimizeCli, HelpNamesTheBudgetAndTheOutput) {

@@ -64,6 +64,29 @@ class CheckOnDevice : public testing::OnDevice {
     return rows;
   }
 
+  // A branch off base with one commit that adds kernel `name`: its own source
+  // `kernels/<name>.cu`, axpy's with `from` replaced by `to`, checked against axpy's
+  // CPU reference.
+  std::string head_adding(const std::string& name, const std::string& from, const std::string& to) {
+    git.branch(name, base);
+    const std::string source = "kernels/" + name + ".cu";
+    git.write(source, edited(read_text(testing::examples_dir() / "kernels/axpy.cu"), from, to));
+    git.write("kblaster.toml",
+              read_text(testing::examples_dir() / "kblaster.toml") + "\n[[kernel]]\nname = \"" +
+                  name + "\"\nsource = \"" + source +
+                  "\"\nlauncher = \"axpy\"\n"
+                  "reference = \"kernels/ref/axpy_ref.cpp:axpy_ref\"\n"
+                  "args = [\n"
+                  "  { name = \"n\", type = \"i32\" },\n"
+                  "  { name = \"a\", type = \"f32\", value = 2.0 },\n"
+                  "  { name = \"x\", type = \"f32\", shape = \"n\", init = \"uniform(-1,1)\" },\n"
+                  "  { name = \"y\", type = \"f32\", shape = \"n\", role = \"inout\", init = "
+                  "\"normal\" },\n"
+                  "]\n"
+                  "sizes = [ { n = 1048576 }, { n = 1001 } ]\n");
+    return git.commit(name);
+  }
+
   testing::TempDir repo;
   testing::RepoBuilder git{repo.path()};
   std::string base;
@@ -98,6 +121,30 @@ TEST_F(CheckOnDevice, ChangedOutputIsAFunctionalRegression) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows["relu"]["verdict"], "REGRESSION") << rows["relu"].dump();
   EXPECT_NE(rows["relu"]["reason"].get<std::string>().find("wrong_result"), std::string::npos);
+}
+
+// A kernel the PR adds, with a reference: verified on the GPU at every size, then
+// NEW, not timed (there is no base to time against).
+TEST_F(CheckOnDevice, ANewKernelWithAReferenceIsVerifiedThenNew) {
+  const std::string head = head_adding("axpy_added", "y[i] = a * x[i] + y[i]", "y[i] += a * x[i]");
+  auto rows = check(head, 0);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows["axpy_added"]["verdict"], "NEW") << rows["axpy_added"].dump();
+  EXPECT_EQ(rows["axpy_added"]["reason"],
+            "verified against its reference; no base to time against");
+  EXPECT_TRUE(rows["axpy_added"]["timing"].is_null()) << "nothing to time a new kernel against";
+}
+
+// A kernel the PR adds that does not compute its reference's function: a
+// functional regression, not NEW (ac7447c's fix).
+TEST_F(CheckOnDevice, ANewKernelThatFailsItsReferenceIsARegression) {
+  const std::string head =
+      head_adding("axpy_wrong", "y[i] = a * x[i] + y[i]", "y[i] = a * x[i] + y[i] + 1.0f");
+  auto rows = check(head, 1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows["axpy_wrong"]["verdict"], "REGRESSION") << rows["axpy_wrong"].dump();
+  EXPECT_NE(rows["axpy_wrong"]["reason"].get<std::string>().find("head fails its reference"),
+            std::string::npos);
 }
 
 }  // namespace

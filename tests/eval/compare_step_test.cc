@@ -6,6 +6,7 @@
 
 #include "core/config_loader.h"
 #include "eval/fake_harness_runner.h"
+#include "stats/quantile.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
 
@@ -160,6 +161,19 @@ TEST_F(CompareTest, PairsWithAThrottledLaunchAreExcludedAndCounted) {
   EXPECT_EQ(r->comparison.n_b, r->pairs - r->throttled_pairs);
   EXPECT_NE(r->comparison.verdict, Verdict::slower) << r->comparison.reason;
   EXPECT_NEAR(r->comparison.ratio, 1.0, 0.02) << r->comparison.reason;
+  // The result keeps every pair the verdict used, and no other, with its clocks.
+  const AbSamples& kept = r->samples;
+  ASSERT_EQ(kept.a_s.size(), r->comparison.n_a);
+  ASSERT_EQ(kept.b_s.size(), kept.a_s.size());
+  ASSERT_EQ(kept.b_sm_mhz.size(), kept.a_s.size());
+  for (double b : kept.b_s) EXPECT_LT(b, 12e-6) << "a throttled launch was kept";
+  for (double clock : kept.b_sm_mhz) EXPECT_EQ(clock, kMhz);
+  EXPECT_EQ(r->sm_mhz, kMhz);
+  EXPECT_DOUBLE_EQ(r->comparison.ratio, median_of(kept.b_s) / median_of(kept.a_s))
+      << "a report recomputes the ratio of medians from the samples";
+  const json j = to_json(*r);
+  EXPECT_EQ(j["samples"]["a_s"].size(), kept.a_s.size());
+  EXPECT_EQ(j["samples"]["b_sm_mhz"][0], kMhz);
 }
 
 // Throttled pairs must not decide when sampling stops: they once made B look

@@ -12,6 +12,7 @@
 #include "core/source_tree.h"
 #include "eval/fake_harness_runner.h"
 #include "eval/fake_ncu.h"
+#include "eval/seed_source.h"
 #include "gpu/fake_harness/fake_harness.h"
 #include "gpu/real_nvcc.h"
 #include "stats/synthetic.h"
@@ -77,17 +78,22 @@ class GpuEvaluatorTest : public ::testing::Test {
   std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc) { return evaluator(nvcc, work.path()); }
   std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
                                           std::optional<NcuTool> ncu = std::nullopt) {
-    GpuEvaluatorSetup s{&config.kernels.at(0),
-                        repo.path(),
-                        work_dir,
-                        work.path() / "cache",
-                        "sm_90",
-                        std::nullopt,
-                        {1, 2, 3},
-                        {},
-                        ncu,
-                        ncu ? "" : "no ncu in tests",
-                        {}};
+    ncu_profiler = std::make_unique<NcuProfiler>(ncu, ncu ? "" : "no ncu in tests");
+    return evaluator(nvcc, work_dir, *ncu_profiler);
+  }
+  std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
+                                          Profiler& profiler, std::uint64_t timing_seeds = 0) {
+    GpuEvaluatorSetup s{.spec = &config.kernels.at(0),
+                        .repo_root = repo.path(),
+                        .work_dir = work_dir,
+                        .cache_dir = work.path() / "cache",
+                        .arch = "sm_90",
+                        .reference = std::nullopt,
+                        .seeds = {1, 2, 3},
+                        .compare = {},
+                        .timing_seeds = timing_seeds,
+                        .profiler = &profiler,
+                        .ceilings = {}};
     return std::make_unique<GpuEvaluator>(s, nvcc, client, clock);
   }
   Candidate child(const std::string& from, const std::string& to) {
@@ -106,6 +112,7 @@ class GpuEvaluatorTest : public ::testing::Test {
   synthetic::TimingSource source{5};
   Candidate baseline;
   bool verify_passes = true;
+  std::unique_ptr<NcuProfiler> ncu_profiler;
 };
 
 TEST_F(GpuEvaluatorTest, AFasterVerifiedChildEarnsItsLogSpeedup) {
@@ -204,6 +211,57 @@ TEST_F(GpuEvaluatorTest, ACandidateIsProfiledOnceAndWithoutCountersTheStateSaysW
   EXPECT_FALSE(p->has_value());
   EXPECT_THAT(why, ::testing::HasSubstr("ERR_NVGPUCTRPERM"));
   EXPECT_EQ(testing::read_text(bin.path() / "runs"), "run\n") << "one ncu run for three asks";
+}
+
+// Given the run's seed, the search's A/Bs time on inputs from it, one seed each, so a
+// run repeated with that seed times on the same inputs.
+TEST_F(GpuEvaluatorTest, TheSearchsABsTimeOnSeedsFromTheRunsSeed) {
+  KB_REQUIRE_NVCC(nvcc);
+  NcuProfiler none(std::nullopt, "no ncu in tests");
+  auto e = evaluator(*nvcc, work.path(), none, 5000);
+  ASSERT_TRUE(e->evaluate(baseline, child("kThreads = 256", "kThreads = 128")).ok());
+  ASSERT_TRUE(e->evaluate(baseline, child("kThreads = 256", "kThreads = 512")).ok());
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), 2u);
+  EXPECT_EQ(prepared[0]["seed"], timing_seed(5000, 0));
+  EXPECT_EQ(prepared[1]["seed"], timing_seed(5000, 1));
+  EXPECT_EQ(prepared[1]["seed"], 6001u);
+}
+
+// A profiler that answers with axpy's real H200 profile and records what it was asked.
+class RecordingProfiler final : public Profiler {
+ public:
+  Result<Profiled> profile(const ProfileTarget& t) override {
+    asked.push_back({t.size.scalars, t.csv, t.signature.has_value()});
+    const auto csv =
+        testing::read_text(testing::source_dir() / "tests/profile/fixtures/h200/axpy.csv");
+    auto report = read_profile(csv, "axpy.csv", t.signature, t.roofline);
+    if (!report) return report.error();
+    return Profiled{.report = std::move(*report), .why_none = ""};
+  }
+  struct Ask {
+    std::map<std::string, std::int64_t> size;
+    std::filesystem::path csv;
+    bool has_signature;
+  };
+  std::vector<Ask> asked;
+};
+
+TEST_F(GpuEvaluatorTest, TheSearchsStatesComeFromThePassedInProfilerOncePerCandidate) {
+  KB_REQUIRE_NVCC(nvcc);
+  RecordingProfiler profiler;
+  auto e = evaluator(*nvcc, work.path(), profiler);
+  auto s = e->state_of(baseline);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_NE(s->key, "latency.no_dominant_bottleneck") << "the profile's own state: " << s->key;
+  std::string why;
+  auto p = e->profile(baseline, why);
+  ASSERT_TRUE(p.ok() && p->has_value());
+  EXPECT_EQ((*p)->state.key, s->key);
+  ASSERT_EQ(profiler.asked.size(), 1u) << "asked once for two questions";
+  EXPECT_EQ(profiler.asked[0].csv.parent_path(), work.path() / "profiles");
+  EXPECT_TRUE(profiler.asked[0].has_signature);
+  EXPECT_EQ(profiler.asked[0].size, config.kernels.at(0).sizes.front()) << "the timed size";
 }
 
 }  // namespace

@@ -191,6 +191,9 @@ TEST_F(MeasureTest, ThrottledSamplesAreDroppedCountedAndLeftOutOfTheMedian) {
   EXPECT_NEAR(m->summary.median, 100e-6, 1e-6);
   EXPECT_LT(m->summary.median, median_of(gpu.timed())) << "the median of every sample is higher";
   EXPECT_EQ(m->sm_mhz, kMhz);
+  ASSERT_EQ(m->sample_sm_mhz.size(), m->samples.size()) << "one clock per kept sample";
+  for (double clock : m->sample_sm_mhz) EXPECT_EQ(clock, kMhz);
+  EXPECT_EQ(to_json(*m, {})["sample_sm_mhz"].size(), m->samples.size());
 }
 
 TEST_F(MeasureTest, AFailedRecheckRejectsTheTimingWithItsReason) {

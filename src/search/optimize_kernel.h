@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "eval/build_step.h"
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
+#include "eval/profiler.h"
 #include "eval/session.h"
 #include "gpu/compiler.h"
 #include "gpu/harness_client.h"
-#include "gpu/ncu.h"
 #include "kb/catalogue.h"
 #include "kb/store.h"
 #include "profile/roofline.h"
@@ -31,8 +31,7 @@ struct OptimizeRun {
   Store* kb = nullptr;
   const Catalogue* catalogue = nullptr;
   MeasuredCeilings ceilings;
-  std::optional<NcuTool> ncu;  // nullopt: states from timing only, because of why_no_ncu
-  std::string why_no_ncu;
+  Profiler* profiler = nullptr;             // its "why none" means states from timing only
   std::filesystem::path out_dir;            // results go to out_dir/<kernel>
   std::uint64_t seed = 0;                   // of the search's choices
   std::vector<std::uint64_t> verification;  // seeds of every candidate's verification

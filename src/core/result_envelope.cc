@@ -1,4 +1,4 @@
-#include "eval/result_envelope.h"
+#include "core/result_envelope.h"
 
 namespace kblaster {
 

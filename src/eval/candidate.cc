@@ -1,4 +1,4 @@
-#include "search/candidate.h"
+#include "eval/candidate.h"
 
 #include "core/stable_hash.h"
 

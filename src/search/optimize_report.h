@@ -1,6 +1,6 @@
 // What `kblaster optimize` leaves behind for one kernel: the best candidate's
 // source in the output folder, a JSON result (path of techniques, speedup with
-// its CI from a final A/B against the baseline, verification, profile delta,
+// its CI from a final A/B against the baseline and that A/B's samples, verification, profile delta,
 // every step), a summary on the progress stream, and with --apply the user's
 // source rewritten.
 #pragma once

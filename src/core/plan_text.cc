@@ -1,9 +1,9 @@
-#include "cli/plan_text.h"
+#include "core/plan_text.h"
 
 #include <iomanip>
 #include <sstream>
 
-#include "eval/units.h"
+#include "core/units.h"
 
 namespace kblaster {
 namespace {

@@ -1,6 +1,6 @@
 // The optimise result: files written, and --apply's contract (the user's source
 // is rewritten only for a verified, faster, soft-verified best).
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,9 @@
 
 #include "core/config_loader.h"
 #include "core/source_tree.h"
-#include "fake_harness_runner.h"
+#include "eval/fake_harness_runner.h"
+#include "result_schema.h"
+#include "search/optimize_result.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -34,6 +36,11 @@ class ScriptedProbe final : public ResultProbe {
     r.comparison.ratio = ratio;
     r.comparison.ci_low = ratio * 0.99, r.comparison.ci_high = ratio * 1.01;
     r.comparison.reason = "scripted";
+    r.samples = {.a_s = {1e-3, 1.1e-3},
+                 .b_s = {0.8e-3, 0.9e-3},
+                 .a_sm_mhz = {1980, 1980},
+                 .b_sm_mhz = {1980, 1965}};
+    r.sm_mhz = 1980;
     return r;
   }
   Result<std::optional<ProfileReport>> profile(const Candidate&, std::string& why) override {
@@ -98,6 +105,62 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
   EXPECT_EQ(saved["profile_delta_missing"], "no ncu here");
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
   EXPECT_EQ(probe.compares, 1) << "the speedup is a fresh A/B, not the product of steps";
+}
+
+// A searched kernel, with a step and the final A/B's samples, and a skipped one, in an
+// optimize result that validates against reports/schema/optimize.schema.json.
+TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
+  const Evaluation faster{.outcome = StepOutcome::faster,
+                          .log_speedup = std::log(1.25),
+                          .ratio = 0.8,
+                          .ci_low = 0.79,
+                          .ci_high = 0.81,
+                          .detail = "FASTER"};
+  const SearchStep step{.rollout = 0,
+                        .depth = 0,
+                        .state = "memory.dram_saturated",
+                        .technique = "launch_geometry_tuning",
+                        .change = "set kThreads from 128 to 64",
+                        .mode = ChoiceMode::explore,
+                        .predicted_log_speedup = 0.1,
+                        .evaluation = faster,
+                        .best_log_speedup_after = std::log(1.25),
+                        .candidate = result.best.fingerprint()};
+  result.steps.push_back(step);
+  result.baseline_state = "memory.dram_saturated", result.best_state = "memory.dram_saturated";
+  auto searched = write(WriteBack::never);
+  ASSERT_TRUE(searched.ok()) << searched.error().message;
+  OptimizeResult run;
+  run.provenance.kblaster_version = "0.1.0";
+  run.provenance.command_line = {"kblaster", "optimize"};
+  run.provenance.repository = repo.path().string();
+  run.provenance.started_at = run.provenance.finished_at = "2026-12-02T03:12:39Z";
+  run.settings = {.budget = {},
+                  .search_seed = 7,
+                  .kb_file = "kb.sqlite",
+                  .out_dir = out.path(),
+                  .source_only = false,
+                  .write_back = WriteBack::never};
+  run.verification_seeds = {1007, 1008, 1009};
+  run.kernels = {{"softmax_slow", *searched, ""},
+                 {"axpy", std::nullopt, "the baseline does not build"}};
+  const nlohmann::json j = to_json(run);
+  EXPECT_EQ(j["kernels"][0]["status"], "searched");
+  EXPECT_EQ(j["kernels"][0]["final_ab"]["samples"]["b_s"][0], 0.8e-3);
+  EXPECT_EQ(j["kernels"][1]["status"], "skipped");
+  EXPECT_EQ(optimize_exit_code(run), ExitCode::found_problem);
+  testing::TempDir dir;
+  const auto [code, said] = testing::validate_result(j, dir);
+  EXPECT_EQ(code, 0) << said;
+  EXPECT_THAT(said, HasSubstr("ok (optimize, schema_version 1)"));
+
+  nlohmann::json bad = j;
+  bad["kernels"][0]["steps"][0]["outcome"] = "quicker";
+  bad["kernels"][0]["final_ab"]["samples"]["a_s"][1] = -1.0;
+  const auto [rejected, why] = testing::validate_result(bad, dir);
+  EXPECT_EQ(rejected, 1) << why;
+  EXPECT_THAT(why, HasSubstr("kernels/0/steps/0/outcome: 'quicker' is not one of"));
+  EXPECT_THAT(why, HasSubstr("kernels/0/final_ab/samples/a_s/1"));
 }
 
 TEST_F(OptimizeReportTest, EachStepNamesItsCandidateAndTheOutputSaysWhereItsTreeIs) {

@@ -1,5 +1,5 @@
 // A result's provenance: written, read back, and whether two results compare.
-#include "eval/provenance.h"
+#include "core/provenance.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,12 @@ Provenance on(const std::string& gpu, const std::string& driver = "580.65.06") {
   p.command_line = {"kblaster", "check", "--event"};
   p.repository = "/repo";
   p.head_sha = std::string(40, 'a');
-  p.gpu = GpuIdentity{gpu, "GPU-00112233-4455-6677-8899-aabbccddeeff", driver, "sm_90", "unknown"};
+  p.gpu = GpuIdentity{.name = gpu,
+                      .uuid = "GPU-00112233-4455-6677-8899-aabbccddeeff",
+                      .driver_version = driver,
+                      .arch = "sm_90",
+                      .clocks_locked = "unknown",
+                      .sm_clock_mhz = std::nullopt};
   p.nvcc_version = "release 13.0, V13.0.48";
   p.seeds = {7, 8, 9};
   p.started_at = "2026-12-02T03:12:39Z";
@@ -29,6 +34,17 @@ TEST(Provenance, ReadsBackWhatItWrites) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(to_json(*back), to_json(p));
   EXPECT_TRUE(to_json(p)["base_sha"].is_null());
+}
+
+TEST(Provenance, TheSmClockIsWrittenOnlyWhenATimingRecordedIt) {
+  Provenance p = on("NVIDIA H200");
+  EXPECT_FALSE(to_json(p)["gpu"].contains("sm_clock_mhz")) << "older results have none";
+  p.gpu->sm_clock_mhz = 1980.0;
+  const nlohmann::json j = to_json(p);
+  EXPECT_EQ(j["gpu"]["sm_clock_mhz"], 1980.0);
+  auto back = provenance_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->gpu->sm_clock_mhz, 1980.0);
 }
 
 TEST(Provenance, AMissingOrMistypedFieldIsNamed) {

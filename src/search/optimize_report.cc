@@ -1,4 +1,4 @@
-#include "eval/optimize_report.h"
+#include "search/optimize_report.h"
 
 #include <cmath>
 
@@ -93,6 +93,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     // The speedup claimed is a fresh A/B of baseline against best, not the product of steps.
     auto ab = evaluator.compare(r.baseline, best);
     if (!ab) return ab.error();
+    j["final_ab"] = to_json(*ab);
     const Comparison& c = ab->comparison;
     const bool timed = ab->rejected.empty() && c.ratio > 0.0 && std::isfinite(c.ratio);
     verified_faster = timed && c.verdict == Verdict::faster;
@@ -109,6 +110,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   } else {
     j["speedup"] = {
         {"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
+    j["final_ab"] = nullptr;
   }
   j["verification"] =
       !changed ? "the baseline"

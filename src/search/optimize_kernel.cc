@@ -1,4 +1,4 @@
-#include "eval/optimize_kernel.h"
+#include "search/optimize_kernel.h"
 
 #include <chrono>
 
@@ -13,17 +13,17 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
   const KernelSpec& spec = *baseline.spec;
   const auto source = DirectoryTree(run.repo_root).read(spec.source);
   if (!source) return Error::io("cannot read " + (run.repo_root / spec.source).string());
-  GpuEvaluatorSetup setup{&spec,
-                          run.repo_root,
-                          run.out_dir / spec.name,
-                          run.builds->cache_dir,
-                          run.builds->arch,
-                          reference_object(baseline),
-                          run.verification,
-                          {},
-                          run.ncu,
-                          run.why_no_ncu,
-                          run.ceilings};
+  GpuEvaluatorSetup setup{.spec = &spec,
+                          .repo_root = run.repo_root,
+                          .work_dir = run.out_dir / spec.name,
+                          .cache_dir = run.builds->cache_dir,
+                          .arch = run.builds->arch,
+                          .reference = reference_object(baseline),
+                          .seeds = run.verification,
+                          .compare = {},
+                          .timing_seeds = run.verification.empty() ? 0 : run.verification.front(),
+                          .profiler = run.profiler,
+                          .ceilings = run.ceilings};
   GpuEvaluator evaluator(setup, *run.compiler, *run.harness, session.clock);
   SearchOptions search;
   search.budget = run.budget;

@@ -1,5 +1,5 @@
 // A candidate's identity: stable, and sensitive to everything that is built.
-#include "search/candidate.h"
+#include "eval/candidate.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/status.h"
-#include "kb/records.h"
+#include "core/step_outcome.h"
+#include "eval/candidate.h"
 #include "profile/perf_state.h"
-#include "search/candidate.h"
 
 namespace kblaster {
 

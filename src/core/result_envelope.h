@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "eval/provenance.h"
+#include "core/provenance.h"
 
 namespace kblaster {
 

@@ -1,4 +1,4 @@
-#include "eval/units.h"
+#include "core/units.h"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // How config errors name their files, and --kernel selection, without running the CLI.
-#include "cli/repository.h"
+#include "core/kernel_selection.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,0 +1,145 @@
+#include "search/optimize_result.h"
+
+#include "core/result_envelope.h"
+#include "eval/ceilings_cache.h"
+#include "eval/gpu_run.h"
+#include "eval/provenance.h"
+#include "eval/seed_source.h"
+#include "gpu/compiler.h"
+#include "kb/seed.h"
+#include "kb/store.h"
+#include "search/optimize_kernel.h"
+
+namespace kblaster {
+namespace {
+
+// Says what the search may change and what --apply will do with the best.
+void print_plan(const OptimizeResult& r, Session& session) {
+  const OptimizeSettings& s = r.settings;
+  session.progress << "optimize: KB " << s.kb_file.string() << ", search seed " << s.search_seed
+                   << " (repeat with --search-seed " << s.search_seed
+                   << "), verification seeds from " << r.verification_seeds.front() << ", budget "
+                   << s.budget.breadth << " x " << s.budget.depth << ", " << s.budget.max_seconds
+                   << " s per kernel\n";
+  if (s.write_back == WriteBack::if_verified)
+    session.progress
+        << "optimize: source rewrites only: --apply writes the best back to the "
+           "source, which cannot carry build settings or tunables; without --apply the "
+           "search also tries flags, arch and tunables\n";
+  else if (s.source_only)
+    session.progress << "optimize: source rewrites only (--source-only)\n";
+}
+
+// Every built kernel searched in turn on the started GPU.
+Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue& catalogue,
+                      OptimizeResult& r, Session& session) {
+  auto ceilings = measured_ceilings(*run.gpu->client, run.gpu->harness_device.name,
+                                    run.builds.cache_dir / "ceilings.json", session);
+  if (!ceilings) return ceilings.error();
+  NcuProfiler profiler = NcuProfiler::from_environment();
+  if (!profiler.available())
+    session.progress << "profiles: none (" << profiler.why_unavailable()
+                     << "); states from timing only\n";
+  auto kb = Store::open(r.settings.kb_file);
+  if (!kb) return kb.error();
+  KB_TRY(seed_catalogue(*kb, catalogue));
+  auto compiler = NvccCompiler::find();
+  if (!compiler) return compiler.error();
+  print_plan(r, session);
+  const OptimizeRun shared{.repo_root = repo.root,
+                           .builds = &run.builds,
+                           .harness = run.gpu->client.get(),
+                           .compiler = &*compiler,
+                           .kb = &*kb,
+                           .catalogue = &catalogue,
+                           .ceilings = *ceilings,
+                           .profiler = &profiler,
+                           .out_dir = r.settings.out_dir,
+                           .seed = r.settings.search_seed,
+                           .verification = r.verification_seeds,
+                           .budget = r.settings.budget,
+                           .source_only = r.settings.source_only,
+                           .write_back = r.settings.write_back};
+  std::vector<double> clocks;
+  for (const KernelBuild& b : run.builds.kernels) {
+    if (!b.ok()) {
+      session.progress << "optimize " << b.spec->name << ": skipped, the baseline does not build\n";
+      r.kernels.push_back({b.spec->name, std::nullopt, "the baseline does not build"});
+      continue;
+    }
+    session.progress << "optimize " << b.spec->name << ":\n";
+    auto written = optimize_kernel(b, shared, session);
+    if (!written) return written.error();
+    if (const auto& ab = written->value("final_ab", nlohmann::json()); ab.is_object())
+      clocks.push_back(ab.value("sm_mhz", 0.0));
+    r.kernels.push_back({b.spec->name, std::move(*written), ""});
+  }
+  record_sm_clock(r.provenance, clocks);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<OptimizeResult> run_optimize(const LoadedRepo& repo, const BuildFlags& build,
+                                    const VerifyFlags& verify, const Catalogue& catalogue,
+                                    OptimizeSettings settings, Provenance provenance,
+                                    Session& session) {
+  OptimizeResult r;
+  if (settings.search_seed == 0) settings.search_seed = draw_seed();
+  if (settings.out_dir.empty()) settings.out_dir = repo.root / ".kblaster" / "optimize";
+  if (settings.write_back == WriteBack::if_verified) settings.source_only = true;
+  r.settings = std::move(settings);
+  r.verification_seeds = verification_seeds(verify, r.settings.search_seed + 1000);
+  r.provenance = std::move(provenance);
+  r.provenance.seeds = {r.settings.search_seed};
+  r.provenance.seeds.insert(r.provenance.seeds.end(), r.verification_seeds.begin(),
+                            r.verification_seeds.end());
+  auto run = start_gpu_run(repo, build, request_timeout(verify), r.provenance, session);
+  if (!run) return run.error();
+  if (!run->gpu) {
+    r.skipped = "the search skipped: " + run->why_no_device;
+    for (const KernelSpec* spec : repo.selected)
+      r.kernels.push_back({spec->name, std::nullopt, "no CUDA device"});
+  } else {
+    KB_TRY(search_kernels(*run, repo, catalogue, r, session));
+    r.builds = std::move(run->builds);
+  }
+  stamp_finished(r.provenance);
+  return r;
+}
+
+nlohmann::json to_json(const OptimizeResult& r) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : r.kernels) {
+    nlohmann::json j = k.result ? *k.result : nlohmann::json{{"kernel", k.kernel}};
+    j["status"] = k.result ? "searched" : "skipped";
+    if (!k.result) j["skip_reason"] = k.skip_reason;
+    kernels.push_back(std::move(j));
+  }
+  const OptimizeSettings& s = r.settings;
+  nlohmann::json j = result_envelope("optimize", kOptimizeSchemaVersion, r.provenance);
+  j["search_seed"] = s.search_seed;
+  j["verification_seeds"] = r.verification_seeds;
+  j["budget"] = {{"breadth", s.budget.breadth},
+                 {"depth", s.budget.depth},
+                 {"max_seconds", s.budget.max_seconds},
+                 {"patience", s.budget.patience},
+                 {"min_gain", s.budget.min_gain}};
+  j["kb"] = s.kb_file.string();
+  j["out_dir"] = s.out_dir.string();
+  j["source_only"] = s.source_only;
+  j["apply"] = s.write_back == WriteBack::if_verified;
+  j["kernels"] = kernels;
+  j["builds"] = r.skipped.empty() ? to_json(r.builds) : nlohmann::json::object();
+  if (!r.skipped.empty()) j["skipped"] = r.skipped;
+  return j;
+}
+
+ExitCode optimize_exit_code(const OptimizeResult& r) {
+  if (!r.skipped.empty()) return ExitCode::missing_environment;
+  for (const auto& k : r.kernels)
+    if (!k.result) return ExitCode::found_problem;
+  return ExitCode::ok;
+}
+
+}  // namespace kblaster
