@@ -123,7 +123,7 @@ CommandAction setup_check(CLI::App& app) {
                "secrets; docs/security.md)");
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 120.0);
-  app.add_option("--report", options->report, "Write report.md, .html and .json of it into DIR");
+  add_report_flag(app, options->report);
   return [options](Session& session) { return check_command(*options, session); };
 }
 

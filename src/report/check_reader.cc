@@ -45,6 +45,9 @@ Result<KernelView> read_row(const JsonField& root, const JsonField& row) {
   auto ratio = read_estimate(timing["ratio"], timing["ci_low"], timing["ci_high"]);
   if (!ratio) return ratio.error();
   k.ratio = *ratio;
+  auto times = read_sample_times(timing);
+  if (!times) return times.error();
+  if (*times) k.base_time = (*times)->a, k.head_time = (*times)->b;
   for (const char* end : {"base", "head"}) {
     auto line = build_line(root, end, k.name);
     if (!line) return line.error();

@@ -6,18 +6,6 @@
 namespace kblaster {
 namespace {
 
-Result<std::vector<std::string>> strings(const JsonField& list) {
-  auto items = list.items();
-  if (!items) return items.error();
-  std::vector<std::string> out;
-  for (const JsonField& i : *items) {
-    auto s = i.string();
-    if (!s) return s.error();
-    out.push_back(*s);
-  }
-  return out;
-}
-
 Result<std::vector<SearchPoint>> read_search(const JsonField& steps) {
   auto items = steps.items();
   if (!items) return items.error();
@@ -34,33 +22,41 @@ Result<std::vector<SearchPoint>> read_search(const JsonField& steps) {
   return out;
 }
 
-// roofline: {dram_bytes_per_s, flops_per_s, before: {arithmetic_intensity,
-// flops_per_s}, after: {…}}; nullopt when absent.
-Result<std::optional<RooflineView>> read_roofline(const JsonField& r) {
-  if (!r.present()) return std::optional<RooflineView>();
-  RooflineView view;
-  auto bw = r["dram_bytes_per_s"].number();
-  if (!bw) return bw.error();
-  auto peak = r["flops_per_s"].number();
-  if (!peak) return peak.error();
-  view.dram_bytes_per_s = *bw, view.flops_per_s = *peak;
-  for (const char* end : {"before", "after"}) {
-    if (!r[end].present()) continue;
-    auto ai = r[end]["arithmetic_intensity"].number();
-    if (!ai) return ai.error();
-    auto reached = r[end]["flops_per_s"].number();
-    if (!reached) return reached.error();
-    view.points.push_back({.label = end, .intensity = *ai, .flops_per_s = *reached});
+// Lines on how the best was verified, what it needs and why the search stopped.
+Status read_verification(const JsonField& j, KernelView& k) {
+  auto verification = j["verification"].optional_string();
+  if (!verification) return verification.error();
+  if (!verification->empty()) k.verification.push_back("verified: " + *verification);
+  auto soft = read_strings(j["soft_verification"]);
+  if (!soft) return soft.error();
+  if (soft->empty()) k.verification.push_back("soft verification: passed");
+  for (const auto& f : *soft) k.verification.push_back("soft verification: " + f);
+  auto settings = read_strings(j["settings_needed"]);
+  if (!settings) return settings.error();
+  for (const auto& s : *settings)
+    k.verification.push_back("the best also needs, in kblaster.toml: " + s);
+  for (const auto& [field, label] : {std::pair{"profile_delta_missing", "no profile delta: "},
+                                     std::pair{"stop_reason", "search stopped: "}}) {
+    auto text = j[field].optional_string();
+    if (!text) return text.error();
+    if (!text->empty()) k.verification.push_back(label + *text);
   }
-  return std::optional<RooflineView>(std::move(view));
+  return Ok{};
 }
 
 Result<KernelView> read_kernel(const JsonField& j) {
   KernelView k;
-  k.base = "baseline";
   auto name = j["kernel"].string();
   if (!name) return name.error();
   k.name = *name;
+  auto status = j["status"].optional_string();
+  if (!status) return status.error();
+  if (*status == "skipped") {
+    auto why = j["skip_reason"].string();
+    if (!why) return why.error();
+    k.base = k.head = "-", k.finding = Finding::skipped, k.reason = *why;
+    return k;
+  }
   const JsonField speedup = j["speedup"];
   auto finding = read_finding(speedup["verdict"]);
   if (!finding) return finding.error();
@@ -71,21 +67,16 @@ Result<KernelView> read_kernel(const JsonField& j) {
   auto gain = read_estimate(speedup["value"], speedup["ci_low"], speedup["ci_high"]);
   if (!gain) return gain.error();
   if (*gain) k.ratio = reciprocal(**gain);
-  auto path = strings(j["path"]);
+  auto times = read_sample_times(j["final_ab"]);
+  if (!times) return times.error();
+  if (*times) k.base_time = (*times)->a, k.head_time = (*times)->b;
+  auto path = read_strings(j["path"]);
   if (!path) return path.error();
   k.path = *path;
+  k.base = "baseline";
   for (const auto& t : k.path) k.head += (k.head.empty() ? "" : " \u2192 ") + t;
   if (k.head.empty()) k.head = "baseline (nothing faster)";
-  auto verification = j["verification"].optional_string();
-  if (!verification) return verification.error();
-  if (!verification->empty()) k.verification.push_back("verified: " + *verification);
-  auto soft = strings(j["soft_verification"]);
-  if (!soft) return soft.error();
-  if (soft->empty()) k.verification.push_back("soft verification: passed");
-  for (const auto& f : *soft) k.verification.push_back("soft verification: " + f);
-  auto stop = j["stop_reason"].optional_string();
-  if (!stop) return stop.error();
-  if (!stop->empty()) k.verification.push_back("search stopped: " + *stop);
+  KB_TRY(read_verification(j, k));
   auto search = read_search(j["steps"]);
   if (!search) return search.error();
   k.search = std::move(*search);
@@ -116,6 +107,9 @@ Result<ResultView> read_optimize(const JsonField& root) {
     if (!k) return k.error();
     view.kernels.push_back(std::move(*k));
   }
+  auto skipped = root["skipped"].optional_string();
+  if (!skipped) return skipped.error();
+  if (!skipped->empty()) view.notes.push_back(*skipped);
   return view;
 }
 

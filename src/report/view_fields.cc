@@ -1,8 +1,11 @@
 #include "report/view_fields.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/input_limits.h"
+#include "stats/median_interval.h"
 
 namespace kblaster {
 namespace {
@@ -63,6 +66,58 @@ Result<std::optional<ProfileChange>> read_profile_change(const JsonField& delta)
     *into = *s;
   }
   return std::optional<ProfileChange>(std::move(out));
+}
+
+Result<std::optional<SampleTimes>> read_sample_times(const JsonField& ab) {
+  std::vector<double> times[2];
+  const char* names[2] = {"a_s", "b_s"};
+  for (int i = 0; i < 2; ++i) {
+    auto samples = ab["samples"][names[i]].items();
+    if (!samples) return samples.error();
+    for (const JsonField& s : *samples) {
+      auto t = s.number();
+      if (!t) return t.error();
+      times[i].push_back(*t);
+    }
+    if (times[i].empty()) return std::optional<SampleTimes>();
+    std::sort(times[i].begin(), times[i].end());
+  }
+  auto estimate = [](const std::vector<double>& sorted) {
+    const MedianInterval m = median_interval_of_sorted(sorted);
+    return Estimate{.value = m.median, .low = m.low, .high = m.high};
+  };
+  return std::optional<SampleTimes>(SampleTimes{.a = estimate(times[0]), .b = estimate(times[1])});
+}
+
+Result<std::vector<std::string>> read_strings(const JsonField& list) {
+  auto items = list.items();
+  if (!items) return items.error();
+  std::vector<std::string> out;
+  for (const JsonField& i : *items) {
+    auto s = i.string();
+    if (!s) return s.error();
+    out.push_back(*s);
+  }
+  return out;
+}
+
+Result<std::optional<RooflineView>> read_roofline(const JsonField& r) {
+  if (!r.present()) return std::optional<RooflineView>();
+  RooflineView view;
+  auto bw = r["dram_bytes_per_s"].number();
+  if (!bw) return bw.error();
+  auto peak = r["flops_per_s"].number();
+  if (!peak) return peak.error();
+  view.dram_bytes_per_s = *bw, view.flops_per_s = *peak;
+  for (const char* end : {"before", "after"}) {
+    if (!r[end].present()) continue;
+    auto ai = r[end]["arithmetic_intensity"].number();
+    if (!ai) return ai.error();
+    auto reached = r[end]["flops_per_s"].number();
+    if (!reached) return reached.error();
+    view.points.push_back({.label = end, .intensity = *ai, .flops_per_s = *reached});
+  }
+  return std::optional<RooflineView>(std::move(view));
 }
 
 Estimate reciprocal(const Estimate& e) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "report/json_field.h"
@@ -21,6 +23,21 @@ Result<std::optional<Estimate>> read_estimate(const JsonField& value, const Json
 // A profile delta as profile/profile_delta.h writes it ({metrics: [{metric, unit,
 // before, after}], state_before, state_after}); nullopt when absent or null.
 Result<std::optional<ProfileChange>> read_profile_change(const JsonField& delta);
+
+// The strings of the array at `list`; absent or null is an empty list.
+Result<std::vector<std::string>> read_strings(const JsonField& list);
+
+// A roofline ({dram_bytes_per_s, flops_per_s, before: {arithmetic_intensity,
+// flops_per_s}, after: {…}}, either end optional); nullopt when absent or null.
+Result<std::optional<RooflineView>> read_roofline(const JsonField& roofline);
+
+// The median time of A and of B, each with its 95% distribution-free CI, from an
+// A/B's `samples` (reports/schema/ab.schema.json: a_s, b_s in seconds); nullopt when
+// the A/B has no samples (results written before they were recorded).
+struct SampleTimes {
+  Estimate a, b;
+};
+Result<std::optional<SampleTimes>> read_sample_times(const JsonField& ab);
 
 // The reciprocal of `e` with its bounds swapped: a time ratio as a speedup.
 Estimate reciprocal(const Estimate& e);

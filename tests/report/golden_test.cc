@@ -35,6 +35,9 @@ const Golden kGoldens[] = {
     {"check_and_optimize", {kSlower, "tests/report/fixtures/optimize_synthetic_roofline.json"}},
 };
 
+// What a failing test names.
+void PrintTo(const Golden& golden, std::ostream* out) { *out << golden.name; }
+
 class GoldenReport : public ::testing::TestWithParam<Golden> {};
 
 std::vector<ResultView> views_of(const Golden& golden) {

@@ -74,6 +74,48 @@ TEST(ResultReader, ReadsAnOptimizeResult) {
   EXPECT_FALSE(matmul.roofline);
 }
 
+TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
+  auto check = fixture(kSlower);
+  check["kernels"][1]["timing"]["samples"] = {{"a_s", {1e-5, 3e-5, 2e-5, 2e-5, 2e-5}},
+                                              {"b_s", {4e-5, 4e-5, 5e-5, 3e-5, 4e-5}},
+                                              {"a_sm_mhz", {0, 0, 0, 0, 0}},
+                                              {"b_sm_mhz", {0, 0, 0, 0, 0}}};
+  auto view = read_result(check, "c.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_FALSE(view->kernels[0].base_time) << "no samples: no times";
+  const KernelView& k = view->kernels[1];
+  ASSERT_TRUE(k.base_time && k.head_time);
+  EXPECT_DOUBLE_EQ(k.base_time->value, 2e-5) << "the median";
+  EXPECT_DOUBLE_EQ(k.head_time->value, 4e-5);
+  EXPECT_DOUBLE_EQ(*k.base_time->low, 1e-5) << "five samples: the CI spans them all";
+  EXPECT_DOUBLE_EQ(*k.head_time->high, 5e-5);
+
+  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  optimize["kernels"][0]["final_ab"] = check["kernels"][1]["timing"];
+  auto o = read_result(optimize, "o.json");
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  ASSERT_TRUE(o->kernels[0].head_time);
+  EXPECT_DOUBLE_EQ(o->kernels[0].head_time->value, 4e-5) << "B of the final A/B is the best";
+}
+
+TEST(ResultReader, SkippedKernelsAndResultsSayWhy) {
+  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  optimize["kernels"][2] = {{"kernel", "scale_rows"},
+                            {"status", "skipped"},
+                            {"skip_reason", "the baseline does not build"}};
+  optimize["skipped"] = "no CUDA device present";
+  auto view = read_result(optimize, "o.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  const KernelView& k = view->kernels[2];
+  EXPECT_EQ(k.finding, Finding::skipped);
+  EXPECT_EQ(k.reason, "the baseline does not build");
+  EXPECT_FALSE(k.ratio);
+  EXPECT_THAT(view->notes, ElementsAre("no CUDA device present"));
+  optimize["kernels"][2].erase("skip_reason");
+  EXPECT_EQ(read_result(optimize, "o.json").error().message,
+            "o.json: field `kernels[2].skip_reason`: missing; expected a string");
+}
+
 // The message read_result gives for `result`, which must fail.
 std::string error_of(const nlohmann::json& result) {
   auto view = read_result(result, "in.json");
