@@ -8,8 +8,10 @@
 
 namespace kblaster {
 
+// How values map to positions: evenly, or evenly by their logarithm.
 enum class Scale { linear, log };
 
+// One axis of a chart: the range it covers and where its ticks go.
 struct Axis {
   Scale scale = Scale::linear;
   double lo = 0.0, hi = 1.0;  // the range drawn; lo < hi, both positive on a log axis

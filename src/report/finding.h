@@ -33,6 +33,7 @@ std::string_view finding_name(Finding finding);
 std::optional<Finding> finding_from_name(std::string_view name);
 // How a headline counts it: "slower", "failing verification", "unchanged", …
 std::string_view finding_phrase(Finding finding);
+// Bad for what needs a reviewer (slower, failing), good for faster, else neutral.
 Tone finding_tone(Finding finding);
 // "good", "bad", "neutral": the CSS class of a tone.
 std::string_view tone_name(Tone tone);

@@ -55,7 +55,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margi
 dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 @media print {
-  :root { --bg: #fff; --fg: #000; --muted: #333; --panel: #fff; --grid: #ccc; --rule: #999; }
+  :root { --bg: #fff; --fg: #000; --muted: #333; --panel: #fff; --grid: #ccc; --rule: #999;
+    --base: #8c959f; --good: #1a7f37; --bad: #cf222e; --neutral: #5a6fd6; --accent: #0969da; }
   main { max-width: none; padding: 0; }
   figure, table, tr, section.kernel { break-inside: avoid; }
   h2, h3 { break-after: avoid; }

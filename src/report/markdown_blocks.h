@@ -19,6 +19,7 @@ enum class MarkdownPart { heading, row, verification, profile, search, provenanc
 // how the note on what was cut names a part.
 std::string_view markdown_part_name(MarkdownPart part);
 
+// One piece of the report, cut whole or kept whole.
 struct MarkdownBlock {
   MarkdownPart part = MarkdownPart::heading;
   std::size_t result = 0;  // index into the results; the report's own heading is 0

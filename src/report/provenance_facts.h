@@ -11,6 +11,7 @@
 
 namespace kblaster {
 
+// Labelled lines, in the order shown: ("GPU", "NVIDIA H200"), …
 using Facts = std::vector<std::pair<std::string, std::string>>;
 
 // The facts of `provenance` in a fixed order; a field of the wrong type is an error

@@ -10,6 +10,7 @@
 
 namespace kblaster {
 
+// The formats of `kblaster report --format` and of --report DIR's files.
 enum class ReportFormat { markdown, html, json };
 
 // "md", "html", "json": the --format spelling and the file extension.

@@ -31,6 +31,7 @@ struct MetricChange {
   std::optional<double> before, after;
 };
 
+// A profile delta: key metrics at both ends, and the performance state at each.
 struct ProfileChange {
   std::vector<MetricChange> rows;
   std::string state_before, state_after;
@@ -58,6 +59,7 @@ struct SearchPoint {
   double best_speedup = 1.0;        // baseline time / best time
 };
 
+// What a report shows of one kernel of a result.
 struct KernelView {
   std::string name;
   std::string base, head;                        // what each end is: "built", "baseline", …
@@ -78,6 +80,7 @@ enum class ResultKind { check, optimize };
 // "check", "optimize": the result's `kind`.
 std::string_view result_kind_name(ResultKind kind);
 
+// One saved result, as a report shows it.
 struct ResultView {
   ResultKind kind = ResultKind::check;
   std::string origin;  // the file it was read from, or what made it

@@ -11,8 +11,10 @@
 
 namespace kblaster {
 
+// Which end of a text sits at its x: SVG's text-anchor.
 enum class Anchor { start, middle, end };
 
+// Not thread-safe; one image per builder.
 class Svg {
  public:
   // An image `width` x `height` whose accessible name (and tooltip) is `label`.

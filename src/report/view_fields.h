@@ -37,6 +37,7 @@ Result<std::optional<RooflineView>> read_roofline(const JsonField& roofline);
 struct SampleTimes {
   Estimate a, b;
 };
+// Sample times that are not numbers are an error naming them.
 Result<std::optional<SampleTimes>> read_sample_times(const JsonField& ab);
 
 // The reciprocal of `e` with its bounds swapped: a time ratio as a speedup.
