@@ -1,5 +1,6 @@
 #include "report/html_report.h"
 
+#include "report/comparability.h"
 #include "report/escape.h"
 #include "report/headline.h"
 #include "report/html_figures.h"
@@ -82,6 +83,8 @@ std::string render_html(std::span<const ResultView> results) {
       html_escape(title) + "</title>\n<style>" + std::string(report_css()) +
       "</style></head>\n<body><main>\n<header><h1>kblaster report</h1><p class=\"headline\">" +
       html_escape(report_headline(results)) + "</p></header>\n";
+  for (const auto& note : comparability_notes(results))
+    out += "<p class=\"note warning\">" + html_escape(note) + "</p>\n";
   for (const auto& r : results) out += result_section(r);
   return out +
          "<footer>Rendered by kblaster report from saved results; nothing was measured "

@@ -21,6 +21,7 @@ h2 { font-size: 18px; margin: 32px 0 4px; padding-top: 16px; border-top: 1px sol
 h3 { font-size: 15px; margin: 20px 0 6px; }
 .headline { font-size: 16px; font-weight: 600; margin: 4px 0 12px; }
 .note { color: var(--muted); border-left: 3px solid var(--rule); padding-left: 10px; }
+.note.warning { color: var(--fg); border-left-color: var(--bad); }
 table { border-collapse: collapse; margin: 8px 0 16px; width: 100%; }
 th, td { border: 1px solid var(--rule); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }

@@ -1,5 +1,6 @@
 #include "report/markdown_blocks.h"
 
+#include "report/comparability.h"
 #include "report/escape.h"
 #include "report/headline.h"
 #include "report/kernel_text.h"
@@ -87,7 +88,10 @@ std::string_view markdown_part_name(MarkdownPart part) {
 
 std::vector<MarkdownBlock> markdown_blocks(std::span<const ResultView> results) {
   std::vector<MarkdownBlock> out;
-  out.push_back({MarkdownPart::heading, 0, "## kblaster: " + report_headline(results) + "\n\n"});
+  std::string top = "## kblaster: " + report_headline(results) + "\n\n";
+  for (const auto& note : comparability_notes(results))
+    top += "> \u26A0\uFE0F " + markdown_escape(note) + "\n\n";
+  out.push_back({MarkdownPart::heading, 0, std::move(top)});
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultView& r = results[i];
     std::string head = "### " + markdown_escape(r.title) + "\n\n" + headline(r) + ".\n\n";
