@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets kblaster up on a fresh Debian 12 machine: installs the Debian packages it
-# builds with, checks for nvcc, builds build/kblaster in Release, and runs the
-# main job on the bundled example repository.
+# builds and tests with (headless Chromium for the report screenshot test), checks
+# for nvcc, builds build/kblaster in Release, and runs the main job on the bundled
+# example repository.
 #   scripts/setup.sh              everything
 #   scripts/setup.sh --deps-only  only the packages and the nvcc check
 set -euo pipefail
@@ -11,6 +12,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libgit2-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libtomlplusplus-dev
   libsqlite3-dev libgtest-dev libgmock-dev libcli11-dev python3 python3-jsonschema
+  chromium-headless-shell
 )
 
 missing=()

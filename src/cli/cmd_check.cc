@@ -12,6 +12,7 @@
 #include "git/change_plan.h"
 #include "git/materialize.h"
 #include "github/event_trust.h"
+#include "report/report_dir.h"
 
 namespace kblaster {
 namespace {
@@ -22,6 +23,7 @@ struct CheckOptions {
   bool allow_untrusted = false;
   BuildFlags build;
   VerifyFlags verify;
+  std::string report;  // --report DIR; "" = none
 };
 
 // One end of the range written to disk: `names` of `config` selected, under the
@@ -98,8 +100,10 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   if (!run) return run.error();
   const std::vector<CheckRow>& rows = run->rows;
 
+  const nlohmann::json result = to_json(inputs, *run);
+  if (!options.report.empty()) KB_TRY(write_report_dir({&result, 1}, options.report));
   if (options.common.json) {
-    session.out << to_json(inputs, *run).dump(2) << "\n";
+    session.out << result.dump(2) << "\n";
   } else {
     print_check_table(session.out, rows);
   }
@@ -119,6 +123,7 @@ CommandAction setup_check(CLI::App& app) {
                "secrets; docs/security.md)");
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 120.0);
+  add_report_flag(app, options->report);
   return [options](Session& session) { return check_command(*options, session); };
 }
 

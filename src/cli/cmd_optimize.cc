@@ -7,6 +7,7 @@
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/provenance.h"
+#include "report/report_dir.h"
 #include "search/optimize_result.h"
 
 namespace kblaster {
@@ -22,6 +23,7 @@ struct OptimizeOptions {
   std::string out;  // default REPO/.kblaster/optimize
   bool apply = false;
   bool source_only = false;  // --source-only (--apply implies it in run_optimize)
+  std::string report;        // --report DIR; "" = none
 };
 
 Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
@@ -39,7 +41,9 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
   auto result = run_optimize(*repo, o.build, o.verify, *catalogue, std::move(settings),
                              command_provenance(session, repo->root), session);
   if (!result) return result.error();
-  if (o.common.json) session.out << to_json(*result).dump(2) << "\n";
+  const nlohmann::json value = to_json(*result);
+  if (!o.report.empty()) KB_TRY(write_report_dir({&value, 1}, o.report));
+  if (o.common.json) session.out << value.dump(2) << "\n";
   if (!result->skipped.empty()) session.progress << result->skipped << "\n";
   return optimize_exit_code(*result);
 }
@@ -69,6 +73,7 @@ CommandAction setup_optimize(CLI::App& app) {
   app.add_flag("--source-only", o->source_only,
                "Try only source rewrites (restrict, launch bounds, unrolling, launch "
                "constants), not flags, arch or tunables");
+  add_report_flag(app, o->report);
   return [o](Session& session) { return optimize_command(*o, session); };
 }
 

@@ -29,6 +29,8 @@ const std::vector<Command>& command_table() {
       {"optimize",
        "MAIC-RL search with the embedded techniques: best verified candidate, KB updated (GPU)",
        &setup_optimize},
+      {"report", "Markdown, HTML (SVG charts) or JSON report of saved results (no GPU needed)",
+       &setup_report},
       {"kb", "The Knowledge Base: init, show, stats, export, import, merge", &setup_kb},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},

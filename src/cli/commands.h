@@ -16,5 +16,6 @@ CommandAction setup_check(CLI::App& app);
 CommandAction setup_profile(CLI::App& app);
 CommandAction setup_classify(CLI::App& app);
 CommandAction setup_optimize(CLI::App& app);
+CommandAction setup_report(CLI::App& app);
 
 }  // namespace kblaster

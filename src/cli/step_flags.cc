@@ -45,4 +45,8 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags) {
       ->check(CLI::Range(1, 1000));
 }
 
+void add_report_flag(CLI::App& app, std::string& dir) {
+  app.add_option("--report", dir, "Also write the result as report.md, .html and .json into DIR");
+}
+
 }  // namespace kblaster

@@ -19,4 +19,8 @@ void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s 
 // Adds --max-noise, --min-samples, --min-time, --max-time and --repeat.
 void add_bench_flags(CLI::App& app, BenchFlags& flags);
 
+// Adds --report DIR: the command's result also written as report.md, report.html and
+// report.json into DIR (report/report_dir.h).
+void add_report_flag(CLI::App& app, std::string& dir);
+
 }  // namespace kblaster

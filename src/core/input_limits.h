@@ -31,6 +31,9 @@ inline constexpr std::uintmax_t kMaxSourceBytes = 16 * kMiB;
 inline constexpr std::uintmax_t kMaxEventBytes = 25 * kMiB;
 // Bytes in a JSON file kblaster reads: a KB export (kb import --from), the seed catalogue.
 inline constexpr std::uintmax_t kMaxJsonBytes = 256 * kMiB;
+// Levels of arrays and objects nested in a saved result that `kblaster report` reads;
+// kblaster's own results nest fewer than 10.
+inline constexpr std::size_t kMaxResultDepth = 64;
 
 // `text` in backquotes, whole when it has at most `max_chars`, else its first characters
 // and "...": for quoting untrusted input in a message without copying all of it.

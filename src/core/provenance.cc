@@ -89,7 +89,9 @@ std::optional<std::string> not_comparable(const Provenance& a, const Provenance&
   if (a.gpu && a.gpu->name != b.gpu->name)
     return "different GPU models: " + a.gpu->name + " and " + b.gpu->name;
   if (a.gpu && a.gpu->driver_version != b.gpu->driver_version)
-    return "different drivers: " + a.gpu->driver_version + " and " + b.gpu->driver_version;
+    return "different drivers: " +
+           (a.gpu->driver_version.empty() ? "unknown" : a.gpu->driver_version) + " and " +
+           (b.gpu->driver_version.empty() ? "unknown" : b.gpu->driver_version);
   if (!a.nvcc_version.empty() && !b.nvcc_version.empty() && a.nvcc_version != b.nvcc_version)
     return "different nvcc: " + a.nvcc_version + " and " + b.nvcc_version;
   return std::nullopt;

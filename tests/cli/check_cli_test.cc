@@ -160,6 +160,23 @@ TEST(CheckCli, AHeadThatDoesNotCompileExitsOne) {
   EXPECT_EQ(j["kernels"][0]["verdict"], "BUILD_FAILED");
 }
 
+TEST(CheckCli, ReportWritesTheResultAsMarkdownHtmlAndJsonIntoTheFolder) {
+  ChangedRepo repo("o[threadIdx.x] = undefined_thing;");
+  testing::TempDir cache, out;
+  const auto dir = out.path() / "reports" / "pr-7";
+  auto r =
+      run_kblaster({"check", repo.dir.path().string(), "--base", repo.base, "--head", repo.head,
+                    "--cache-dir", cache.path().string(), "--report", dir.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(testing::read_text(dir / "report.md"),
+              ::testing::StartsWith("## kblaster: 1 kernel failing to build\n"));
+  EXPECT_THAT(testing::read_text(dir / "report.html"), HasSubstr("BUILD_FAILED"));
+  const auto report = nlohmann::json::parse(testing::read_text(dir / "report.json"));
+  EXPECT_EQ(report["results"][0]["kernels"][0]["head"], "compile_error");
+  const auto [code, said] = testing::validate_result(report, out);
+  EXPECT_EQ(code, 0) << said;
+}
+
 TEST(CheckCli, KernelChecksOnlyTheNamedKernelsOfTheRange) {
   if (CudaDriverProbe().probe().present)
     GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";

@@ -51,11 +51,31 @@ TEST(OptimizeCli, ItsJsonWithoutAGpuIsAnOptimizeResultWithEveryKernelSkipped) {
   EXPECT_THAT(why, ::testing::HasSubstr("kernels/0/status: 'searched' was expected"));
 }
 
+// --report DIR writes the result's report even when nothing could be searched, so a CI job
+// can post why.
+TEST(OptimizeCli, ReportWritesTheResultAsMarkdownHtmlAndJsonIntoTheFolder) {
+  if (CudaDriverProbe().probe().present) GTEST_SKIP() << "a CUDA device is present";
+  testing::TempDir dir;
+  auto r = testing::run_kblaster({"optimize", "examples/kernels", "--kernel", "axpy", "--report",
+                                  (dir.path() / "report").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const std::string md = testing::read_text(dir.path() / "report/report.md");
+  EXPECT_THAT(md, ::testing::StartsWith("## kblaster: 1 kernel skipped\n"));
+  EXPECT_THAT(md,
+              ::testing::HasSubstr("| axpy | - | - | \u2013 | \u26AA SKIPPED | no CUDA device |"));
+  EXPECT_THAT(testing::read_text(dir.path() / "report/report.html"),
+              ::testing::HasSubstr("no CUDA device present"));
+  const auto report = nlohmann::json::parse(testing::read_text(dir.path() / "report/report.json"));
+  EXPECT_EQ(report["results"][0]["kind"], "optimize");
+  const auto [code, said] = testing::validate_result(report, dir);
+  EXPECT_EQ(code, 0) << said << "\nthe report's schema checks the optimize result inside it";
+}
+
 TEST(OptimizeCli, HelpNamesTheBudgetAndTheOutput) {
   auto r = testing::run_kblaster({"optimize", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* flag :
-       {"--breadth", "--depth", "--max-time", "--out", "--apply", "--source-only", "--kb"})
+  for (const char* flag : {"--breadth", "--depth", "--max-time", "--out", "--apply",
+                           "--source-only", "--kb", "--report"})
     EXPECT_THAT(r.out, ::testing::HasSubstr(flag));
 }
 

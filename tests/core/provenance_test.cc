@@ -66,6 +66,9 @@ TEST(Provenance, ResultsFromDifferentGpusOrDriversAreNotCompared) {
             "different GPU models: NVIDIA H200 and NVIDIA H100 80GB HBM3");
   EXPECT_EQ(not_comparable(on("NVIDIA H200"), on("NVIDIA H200", "570.86.10")),
             "different drivers: 580.65.06 and 570.86.10");
+  EXPECT_EQ(not_comparable(on("NVIDIA H200"), on("NVIDIA H200", "")),
+            "different drivers: 580.65.06 and unknown")
+      << "a driver the result does not know reads as unknown, not as nothing";
   Provenance no_gpu = on("NVIDIA H200");
   no_gpu.gpu.reset();
   EXPECT_THAT(not_comparable(no_gpu, on("NVIDIA H200")).value_or(""),

@@ -1,0 +1,24 @@
+// Saved results read into views: the reader for each kind in one table, the file
+// read within limits, every error a usage error naming the file (and the field).
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/status.h"
+#include "report/result_view.h"
+
+namespace kblaster {
+
+// The view of `result`, a value of a kind in the table (check, optimize) at a
+// schema_version its reader knows; `origin` names it in errors. The view keeps a
+// copy of `result`.
+Result<ResultView> read_result(const nlohmann::json& result, const std::string& origin);
+
+// The result in the file at `path`: read within kMaxJsonBytes, parsed, nested at most
+// kMaxResultDepth deep, then read_result. Not JSON, too deep or an unknown kind is
+// Error::usage naming the file.
+Result<ResultView> load_result(const std::filesystem::path& path);
+
+}  // namespace kblaster

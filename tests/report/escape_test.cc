@@ -1,0 +1,28 @@
+// Strings from results (kernel names and reasons come from untrusted PRs) cannot
+// become markup.
+#include "report/escape.h"
+
+#include <gtest/gtest.h>
+
+namespace kblaster {
+namespace {
+
+TEST(Escape, HtmlTurnsEveryMarkupCharacterIntoAnEntity) {
+  EXPECT_EQ(html_escape("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(html_escape("\"&'"), "&quot;&amp;&#39;");
+  EXPECT_EQ(html_escape(std::string("a\0b\x1b[31mc\td", 11)), "ab[31mc\td")
+      << "control characters dropped, tab kept";
+  EXPECT_EQ(html_escape("µs → ok"), "µs → ok") << "UTF-8 passes through";
+}
+
+TEST(Escape, MarkdownLetsNoHtmlNoMarkupAndNoMentionThrough) {
+  EXPECT_EQ(markdown_escape("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(markdown_escape("\"&'"), "\"&amp;'");
+  EXPECT_EQ(markdown_escape("a|b `c` *d* _e_ [f](g) ~h~ \\"),
+            "a\\|b \\`c\\` \\*d\\* \\_e\\_ \\[f\\](g) \\~h\\~ \\\\");
+  EXPECT_EQ(markdown_escape("cc @maintainer"), "cc &#64;maintainer");
+  EXPECT_EQ(markdown_escape("two\nlines\r"), "two lines ") << "a table cell stays one line";
+}
+
+}  // namespace
+}  // namespace kblaster

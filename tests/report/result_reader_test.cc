@@ -1,0 +1,172 @@
+// Saved results read into views, and every way a file can be wrong named with the
+// file and the field.
+#include "report/result_reader.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+nlohmann::json fixture(const std::string& relative) {
+  std::ifstream in(testing::source_dir() / relative);
+  return nlohmann::json::parse(in);
+}
+
+const char* kSlower = "tests/eval/fixtures/h200/UncoalescedAccessIsSlower.json";
+
+TEST(ResultReader, ReadsARealCheckResult) {
+  auto view = read_result(fixture(kSlower), "slower.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_EQ(view->kind, ResultKind::check);
+  EXPECT_EQ(view->title, "check 75b7741..ec7d1da");
+  ASSERT_EQ(view->kernels.size(), 2u);
+  const KernelView& axpy = view->kernels[0];
+  EXPECT_EQ(axpy.name, "axpy");
+  EXPECT_EQ(axpy.finding, Finding::slower);
+  ASSERT_TRUE(axpy.ratio);
+  EXPECT_NEAR(axpy.ratio->value, 12.3714, 1e-4);
+  EXPECT_NEAR(*axpy.ratio->low, 12.3246, 1e-4);
+  EXPECT_NEAR(*axpy.ratio->high, 12.5472, 1e-4);
+  EXPECT_THAT(axpy.verification,
+              ElementsAre("build base: built in 2.1 s",
+                          "build head: built in 2.4 s; its reference built in 1.9 s",
+                          "head: verified at every size before it was timed",
+                          "outputs of the last timed launches re-verified: base passed, head "
+                          "passed"));
+  EXPECT_EQ(view->facts.front(), (std::pair<std::string, std::string>{"GPU", "NVIDIA H200"}));
+  EXPECT_EQ(view->value, fixture(kSlower)) << "the view keeps the result for the JSON report";
+}
+
+TEST(ResultReader, ReadsAnUntimedRegression) {
+  auto view = read_result(
+      fixture("tests/eval/fixtures/h200/ChangedOutputIsAFunctionalRegression.json"), "r.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  const KernelView& relu = view->kernels.at(0);
+  EXPECT_EQ(relu.finding, Finding::regression);
+  EXPECT_FALSE(relu.ratio);
+  EXPECT_THAT(relu.verification.back(), HasSubstr("head: functional regression"));
+}
+
+TEST(ResultReader, ReadsAnOptimizeResult) {
+  auto view = read_result(fixture("tests/report/fixtures/optimize_seed41_h200.json"), "o.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  ASSERT_EQ(view->kernels.size(), 5u);
+  const KernelView& matmul = view->kernels[1];
+  EXPECT_EQ(matmul.name, "matmul_naive");
+  EXPECT_EQ(matmul.finding, Finding::faster);
+  ASSERT_TRUE(matmul.ratio && matmul.ratio->low && matmul.ratio->high);
+  EXPECT_NEAR(matmul.ratio->value, 1 / 1.1999177732772879, 1e-12) << "head/base = 1/speedup";
+  EXPECT_NEAR(*matmul.ratio->high, 1 / 1.1978669363951657, 1e-12);
+  EXPECT_THAT(matmul.path, ElementsAre("launch_geometry_tuning"));
+  ASSERT_EQ(matmul.search.size(), 8u);
+  EXPECT_EQ(matmul.search[7].evaluation, 8);
+  EXPECT_FALSE(matmul.search[0].elapsed_s);
+  ASSERT_TRUE(matmul.profile);
+  EXPECT_EQ(matmul.profile->rows.front().metric, "duration");
+  EXPECT_FALSE(matmul.roofline);
+}
+
+TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
+  auto check = fixture(kSlower);
+  check["kernels"][1]["timing"]["samples"] = {{"a_s", {1e-5, 3e-5, 2e-5, 2e-5, 2e-5}},
+                                              {"b_s", {4e-5, 4e-5, 5e-5, 3e-5, 4e-5}},
+                                              {"a_sm_mhz", {0, 0, 0, 0, 0}},
+                                              {"b_sm_mhz", {0, 0, 0, 0, 0}}};
+  auto view = read_result(check, "c.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_FALSE(view->kernels[0].base_time) << "no samples: no times";
+  const KernelView& k = view->kernels[1];
+  ASSERT_TRUE(k.base_time && k.head_time);
+  EXPECT_DOUBLE_EQ(k.base_time->value, 2e-5) << "the median";
+  EXPECT_DOUBLE_EQ(k.head_time->value, 4e-5);
+  EXPECT_DOUBLE_EQ(*k.base_time->low, 1e-5) << "five samples: the CI spans them all";
+  EXPECT_DOUBLE_EQ(*k.head_time->high, 5e-5);
+
+  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  optimize["kernels"][0]["final_ab"] = check["kernels"][1]["timing"];
+  auto o = read_result(optimize, "o.json");
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  ASSERT_TRUE(o->kernels[0].head_time);
+  EXPECT_DOUBLE_EQ(o->kernels[0].head_time->value, 4e-5) << "B of the final A/B is the best";
+}
+
+TEST(ResultReader, SkippedKernelsAndResultsSayWhy) {
+  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  optimize["kernels"][2] = {{"kernel", "scale_rows"},
+                            {"status", "skipped"},
+                            {"skip_reason", "the baseline does not build"}};
+  optimize["skipped"] = "no CUDA device present";
+  auto view = read_result(optimize, "o.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  const KernelView& k = view->kernels[2];
+  EXPECT_EQ(k.finding, Finding::skipped);
+  EXPECT_EQ(k.reason, "the baseline does not build");
+  EXPECT_FALSE(k.ratio);
+  EXPECT_THAT(view->notes, ElementsAre("no CUDA device present"));
+  optimize["kernels"][2].erase("skip_reason");
+  EXPECT_EQ(read_result(optimize, "o.json").error().message,
+            "o.json: field `kernels[2].skip_reason`: missing; expected a string");
+}
+
+// The message read_result gives for `result`, which must fail.
+std::string error_of(const nlohmann::json& result) {
+  auto view = read_result(result, "in.json");
+  EXPECT_FALSE(view.ok());
+  if (view.ok()) return "";
+  EXPECT_EQ(view.error().kind, ErrorKind::usage);
+  return view.error().message;
+}
+
+TEST(ResultReader, ErrorsNameTheFileAndTheField) {
+  auto r = fixture(kSlower);
+  EXPECT_EQ(error_of(nlohmann::json::array()), "in.json: field `(top)`: a result is a JSON object");
+  EXPECT_EQ(error_of({{"schema_version", 1}}), "in.json: field `kind`: missing; expected a string");
+  EXPECT_EQ(error_of({{"kind", "bench"}, {"schema_version", 1}}),
+            "in.json: field `kind`: `bench` is not a kind of result kblaster reports on (check, "
+            "optimize)");
+  r["schema_version"] = 2;
+  EXPECT_EQ(error_of(r),
+            "in.json: field `schema_version`: version 2 of kind check is not one this kblaster "
+            "reads (1)");
+  r = fixture(kSlower);
+  r["kernels"][1]["timing"]["ratio"] = "fast";
+  EXPECT_EQ(error_of(r),
+            "in.json: field `kernels[1].timing.ratio`: expected a number, found string");
+  r = fixture(kSlower);
+  r["kernels"][0]["verdict"] = "QUICKER";
+  EXPECT_THAT(error_of(r), HasSubstr("in.json: field `kernels[0].verdict`: `QUICKER` is not a "
+                                     "verdict kblaster knows (REGRESSION, "));
+  r = fixture(kSlower);
+  r["provenance"]["seeds"][0] = -1;
+  EXPECT_EQ(error_of(r),
+            "in.json: field `provenance.seeds[0]`: expected a non-negative integer, "
+            "found number");
+}
+
+TEST(ResultReader, FilesThatAreNotResultsAreUsageErrorsNamingThem) {
+  testing::TempDir dir;
+  const auto expect_usage = [](const std::filesystem::path& file, const std::string& says) {
+    auto view = load_result(file);
+    ASSERT_FALSE(view.ok());
+    EXPECT_EQ(view.error().kind, ErrorKind::usage);
+    EXPECT_THAT(view.error().message, HasSubstr(file.string()));
+    EXPECT_THAT(view.error().message, HasSubstr(says));
+  };
+  expect_usage(dir.write("bad.json", "{\"kind\": \"check\","), "not valid JSON");
+  expect_usage(dir.write("deep.json", std::string(100000, '[') + std::string(100000, ']')),
+               "nested deeper than 64 levels");
+  expect_usage(dir.write("strings.json", "{\"kind\": \"" + std::string(100, '[') + "\"}"),
+               "`[[[[");  // brackets in a string are no nesting
+  expect_usage(dir.path() / "missing.json", "missing.json");
+}
+
+}  // namespace
+}  // namespace kblaster
