@@ -38,7 +38,7 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
   auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *run.kb,
                            *run.catalogue, search, session.clock, session.progress);
   if (!result) return result.error();
-  return write_optimize_result(spec, run.repo_root, *result, evaluator,
+  return write_optimize_result(spec, run.repo_root, *result, evaluator, run.ceilings,
                                session.clock.now_seconds() - start, run.out_dir, run.write_back,
                                session);
 }

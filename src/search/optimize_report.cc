@@ -26,7 +26,20 @@ nlohmann::json step_json(const SearchStep& s) {
            is_measured(e.outcome) ? nlohmann::json(std::exp(e.log_speedup)) : nlohmann::json()},
           {"detail", e.detail},
           {"best_speedup_after", std::exp(s.best_log_speedup_after)},
-          {"candidate", s.candidate}};
+          {"candidate", s.candidate},
+          {"elapsed_s", s.elapsed_s}};
+}
+
+// Where a profile sits under the roofline: its arithmetic intensity and the FLOP/s it
+// reached in ncu's duration (floor / share of the limit).
+nlohmann::json roofline_point(const RooflinePosition& p) {
+  const double seconds = p.share_of_limit > 0 ? p.floor_s / p.share_of_limit : 0.0;
+  const double flops = p.arithmetic_intensity * p.min_bytes;
+  return {{"arithmetic_intensity", p.arithmetic_intensity},
+          {"flops_per_s", seconds > 0 ? flops / seconds : 0.0},
+          {"seconds", seconds},
+          {"share_of_limit", p.share_of_limit},
+          {"limit", p.limit}};
 }
 
 // The kblaster.toml settings a best candidate needs beyond its source.
@@ -62,7 +75,8 @@ std::string reason_not_to_apply(const std::filesystem::path& file, const SearchR
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
                                              const SearchResult& r, ResultProbe& evaluator,
-                                             double seconds, const std::filesystem::path& out_dir,
+                                             const MeasuredCeilings& ceilings, double seconds,
+                                             const std::filesystem::path& out_dir,
                                              WriteBack write_back, Session& session) {
   const Candidate& best = r.best;
   const bool changed = !best.path.empty();
@@ -131,6 +145,11 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   if (before && after) {
     delta = profile_delta(before->total, before->state, after->total, after->state);
     j["profile_delta"] = to_json(*delta);
+    if (before->roofline && after->roofline)
+      j["roofline"] = {{"dram_bytes_per_s", ceilings.dram_bytes_per_s},
+                       {"flops_per_s", ceilings.fp32_flops_per_s},
+                       {"before", roofline_point(*before->roofline)},
+                       {"after", roofline_point(*after->roofline)}};
   } else {
     j["profile_delta"] = nullptr;
     if (changed) j["profile_delta_missing"] = why;

@@ -22,11 +22,12 @@ enum class WriteBack { never, if_verified };
 // Writes OUT/<kernel>/<source file name> and OUT/<kernel>/result.json and returns
 // the JSON, which with WriteBack::if_verified says whether the source was "applied".
 // Flags, arch and tunables the best needs are printed as kblaster.toml settings,
-// never written.
+// never written. With both ends profiled, "roofline" places them under `ceilings`.
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
                                              const SearchResult& result, ResultProbe& evaluator,
-                                             double seconds, const std::filesystem::path& out_dir,
+                                             const MeasuredCeilings& ceilings, double seconds,
+                                             const std::filesystem::path& out_dir,
                                              WriteBack write_back, Session& session);
 
 }  // namespace kblaster

@@ -96,7 +96,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
 
   RandomSource random(options.seed);
   std::set<std::string> seen = {baseline.fingerprint()};  // every candidate built so far
-  BudgetTracker budget(options.budget, clock.now_seconds());
+  const double started = clock.now_seconds();
+  BudgetTracker budget(options.budget, started);
   while (budget.may_start_rollout(clock.now_seconds())) {
     const int rollout = budget.rollouts();
     Candidate parent = result.best;
@@ -167,7 +168,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                       choice->predicted_log_speedup,
                       *eval,
                       result.best_log_speedup,
-                      child.fingerprint()};
+                      child.fingerprint(),
+                      clock.now_seconds() - started};
       result.steps.push_back(step);
       taken.emplace_back(step, predicted);
     }

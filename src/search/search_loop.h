@@ -41,7 +41,8 @@ struct SearchStep {
   double predicted_log_speedup = 0.0;
   Evaluation evaluation;
   double best_log_speedup_after = 0.0;  // against the baseline
-  std::string candidate;  // the child's Candidate::fingerprint, which names its tree and profile
+  std::string candidate;   // the child's Candidate::fingerprint, which names its tree and profile
+  double elapsed_s = 0.0;  // seconds from the search's start to the end of this evaluation
 };
 
 struct SearchResult {

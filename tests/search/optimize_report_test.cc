@@ -22,6 +22,9 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Answers the final A/B with a scripted verdict and has no profiles (no ncu).
+// The H200's measured ceilings (bench/results/2026-11-30-h200/profile/ceilings.json).
+const MeasuredCeilings kCeilings{.dram_bytes_per_s = 4.21247e12, .fp32_flops_per_s = 54.2553e12};
+
 class ScriptedProbe final : public ResultProbe {
  public:
   Verdict verdict = Verdict::faster;
@@ -44,9 +47,10 @@ class ScriptedProbe final : public ResultProbe {
     return r;
   }
   Result<std::optional<ProfileReport>> profile(const Candidate&, std::string& why) override {
-    why = "no ncu here";
-    return std::optional<ProfileReport>();
+    if (!report) why = "no ncu here";
+    return report;
   }
+  std::optional<ProfileReport> report;  // what profile() answers for every candidate
   double gpu_seconds() const override { return 30.0; }
   double profile_seconds() const override { return ncu_seconds; }
   double ncu_seconds = 0.0;
@@ -73,8 +77,8 @@ class OptimizeReportTest : public ::testing::Test {
     result.stop_reason = "breadth 1 x depth 2 spent";
   }
   Result<nlohmann::json> write(WriteBack write_back) {
-    return write_optimize_result(*spec, repo.path(), result, probe, 60.0, out.path(), write_back,
-                                 session);
+    return write_optimize_result(*spec, repo.path(), result, probe, kCeilings, 60.0, out.path(),
+                                 write_back, session);
   }
   testing::TempDir repo, out;
   Config config;
@@ -125,9 +129,17 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                         .predicted_log_speedup = 0.1,
                         .evaluation = faster,
                         .best_log_speedup_after = std::log(1.25),
-                        .candidate = result.best.fingerprint()};
+                        .candidate = result.best.fingerprint(),
+                        .elapsed_s = 12.5};
   result.steps.push_back(step);
   result.baseline_state = "memory.dram_saturated", result.best_state = "memory.dram_saturated";
+  // Both ends profiled: softmax_slow's real H200 profile, placed under the ceilings.
+  auto profiled = read_profile(
+      testing::read_text(testing::source_dir() / "tests/profile/fixtures/h200/softmax_slow.csv"),
+      "softmax_slow.csv", std::nullopt,
+      RooflineInputs{.min_bytes = 134217728.0, .flops = 335544320.0, .ceilings = kCeilings});
+  ASSERT_TRUE(profiled.ok()) << profiled.error().message;
+  probe.report = *profiled;
   auto searched = write(WriteBack::never);
   ASSERT_TRUE(searched.ok()) << searched.error().message;
   OptimizeResult run;
@@ -148,6 +160,12 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
   EXPECT_EQ(j["kernels"][0]["status"], "searched");
   EXPECT_EQ(j["kernels"][0]["final_ab"]["samples"]["b_s"][0], 0.8e-3);
   EXPECT_EQ(j["kernels"][1]["status"], "skipped");
+  EXPECT_EQ(j["kernels"][0]["steps"][0]["elapsed_s"], 12.5);
+  const auto& roofline = j["kernels"][0]["roofline"];
+  EXPECT_EQ(roofline["dram_bytes_per_s"], 4.21247e12);
+  EXPECT_EQ(roofline["flops_per_s"], 54.2553e12);
+  EXPECT_NEAR(roofline["before"]["arithmetic_intensity"].get<double>(), 2.5, 1e-12);
+  EXPECT_GT(roofline["after"]["flops_per_s"].get<double>(), 0.0);
   EXPECT_EQ(optimize_exit_code(run), ExitCode::found_problem);
   testing::TempDir dir;
   const auto [code, said] = testing::validate_result(j, dir);
