@@ -42,7 +42,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
     if (options.common.json)
       session.out << nlohmann::json{{"repo", repo->root.string()},
                                     {"build", to_json(*report)},
-                                    {"verification", outcome->report}}
+                                    {"verification", to_json(*outcome)}}
                          .dump(2)
                   << "\n";
     return outcome->problem || report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;

@@ -114,6 +114,17 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
   return out;
 }
 
+std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,
+                                                      const std::string& reason) {
+  std::vector<KernelVerification> out;
+  for (const KernelSpec* spec : repo.selected)
+    out.push_back({.spec = spec,
+                   .status = KernelVerification::Status::skipped,
+                   .skip_reason = reason,
+                   .sizes = {}});
+  return out;
+}
+
 nlohmann::json to_json(const KernelVerification& v) {
   nlohmann::json sizes = nlohmann::json::array();
   for (const auto& s : v.sizes)

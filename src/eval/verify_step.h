@@ -47,6 +47,10 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
                                                        HarnessClient& harness,
                                                        const VerifyFlags& flags, Session& session);
 
+// Each selected kernel of `repo`, its verification skipped for `reason` ("no CUDA device").
+std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,
+                                                      const std::string& reason);
+
 nlohmann::json to_json(const KernelVerification& v);
 
 }  // namespace kblaster

@@ -1,0 +1,55 @@
+// The GPU commands' --json through the real binary on a machine without a GPU: each
+// still prints its versioned result, every kernel skipped with the reason, and exits 3.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "gpu/device_probe.h"
+#include "result_schema.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_kblaster;
+
+class WithoutAGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (CudaDriverProbe().probe().present) GTEST_SKIP() << "a CUDA device is present";
+  }
+  // Runs `args`, expects exit 3 and a result of `kind` that validates, and returns it.
+  nlohmann::json skipped_result(const std::vector<std::string>& args, const std::string& kind) {
+    auto r = run_kblaster(args);
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("no CUDA device present ("));
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["kind"], kind);
+    EXPECT_EQ(j["schema_version"], 1);
+    EXPECT_TRUE(j["provenance"]["gpu"].is_null());
+    EXPECT_EQ(j["provenance"]["command_line"][1], kind);
+    EXPECT_THAT(j["skipped"].get<std::string>(), HasSubstr("no CUDA device present ("));
+    EXPECT_TRUE(testing::is_valid_result(j, kind, dir));
+    return j;
+  }
+  testing::TempDir dir;
+};
+
+TEST_F(WithoutAGpu, BenchPrintsABenchResultWithEveryKernelSkipped) {
+  auto j = skipped_result({"bench", "examples/kernels", "--kernel", "axpy", "--json"}, "bench");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_EQ(j["kernels"][0]["name"], "axpy");
+  EXPECT_EQ(j["kernels"][0]["verification"]["status"], "skipped");
+  EXPECT_EQ(j["kernels"][0]["verification"]["skip_reason"], "no CUDA device");
+  EXPECT_FALSE(j["kernels"][0].contains("measurement"));
+  EXPECT_EQ(j["builds"], nlohmann::json::object()) << "nothing is built without a GPU";
+
+  j["kernels"][0]["verification"]["status"] = "maybe";
+  EXPECT_TRUE(testing::is_rejected_naming(
+      j, {"kernels/0/verification/status: 'maybe' is not one of"}, dir));
+}
+
+}  // namespace
+}  // namespace kblaster
