@@ -51,5 +51,20 @@ TEST_F(WithoutAGpu, BenchPrintsABenchResultWithEveryKernelSkipped) {
       j, {"kernels/0/verification/status: 'maybe' is not one of"}, dir));
 }
 
+TEST_F(WithoutAGpu, ComparePrintsACompareResultWithBothSkipped) {
+  auto j = skipped_result({"compare", "bench/compare_kernels", "--a", "base", "--b", "slower_2",
+                           "--min-effect", "0.05", "--json"},
+                          "compare");
+  EXPECT_EQ(j["a"]["kernel"], "base");
+  EXPECT_EQ(j["b"]["kernel"], "slower_2");
+  EXPECT_EQ(j["min_effect"], 0.05);
+  ASSERT_EQ(j["verification"].size(), 2u);
+  EXPECT_EQ(j["verification"][1]["status"], "skipped");
+  EXPECT_EQ(j["runs"], nlohmann::json::array());
+
+  j["a"].erase("source");
+  EXPECT_TRUE(testing::is_rejected_naming(j, {"a: 'source' is a required property"}, dir));
+}
+
 }  // namespace
 }  // namespace kblaster
