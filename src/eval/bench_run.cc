@@ -31,8 +31,7 @@ Result<BenchRun> run_bench(const LoadedRepo& repo, const BuildFlags& build,
 nlohmann::json to_json(const BenchRun& run) {
   nlohmann::json j = result_envelope("bench", kBenchSchemaVersion, run.provenance);
   j.update(to_json(run.outcome));
-  j["builds"] = run.skipped.empty() ? to_json(run.builds) : nlohmann::json::object();
-  if (!run.skipped.empty()) j["skipped"] = run.skipped;
+  add_builds(j, run.builds, run.skipped);
   return j;
 }
 

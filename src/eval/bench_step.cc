@@ -55,8 +55,7 @@ double median_spread(const std::vector<double>& medians) {
 Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu,
                                       const VerifyFlags& flags, const BenchFlags& bench,
                                       Session& session) {
-  VerifyFlags verify = flags;
-  if (verify.seed_base == 0) verify.seed_base = draw_seed();
+  const VerifyFlags verify = seeded(flags);
   auto verified = verify_kernels(builds, *gpu.client, verify, session);
   if (!verified) return verified.error();
   auto measured = measured_ceilings(*gpu.client, gpu.harness_device.name,

@@ -31,8 +31,7 @@ Result<CompareRun> run_compare(const LoadedRepo& repo, const BuildFlags& build,
   run.provenance = std::move(provenance);
   run.a = repo.selected.at(0), run.b = repo.selected.at(1);
   run.min_effect = compare.criteria.min_effect;
-  VerifyFlags verify = flags;
-  if (verify.seed_base == 0) verify.seed_base = draw_seed();
+  const VerifyFlags verify = seeded(flags);
   auto gpu = start_gpu_run(repo, build, request_timeout(verify), run.provenance, session);
   if (!gpu) return gpu.error();
   if (!gpu->gpu) {
@@ -92,11 +91,9 @@ nlohmann::json to_json(const CompareRun& run) {
   j["verification"] = verification;
   j["runs"] = runs;
   j["tally"] = run.series.tally;
-  j["builds"] = run.skipped.empty() ? to_json(run.builds) : nlohmann::json::object();
-  for (const auto& [key, text] :
-       {std::pair{"stopped", &run.series.stopped}, std::pair{"not_timed", &run.not_timed},
-        std::pair{"skipped", &run.skipped}})
-    if (!text->empty()) j[key] = *text;
+  add_builds(j, run.builds, run.skipped);
+  if (!run.series.stopped.empty()) j["stopped"] = run.series.stopped;
+  if (!run.not_timed.empty()) j["not_timed"] = run.not_timed;
   return j;
 }
 

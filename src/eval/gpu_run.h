@@ -3,6 +3,7 @@
 // or, on a machine without one, nothing built and why.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -24,5 +25,9 @@ struct GpuRun {
 // in `provenance`'s GPU and nvcc. Errors: no nvcc, no harness, an unusable cache.
 Result<GpuRun> start_gpu_run(const LoadedRepo& repo, const BuildFlags& build,
                              double launch_timeout_s, Provenance& provenance, Session& session);
+
+// Adds a GPU command's "builds" to its result `j` ({} when nothing was built) and, when
+// the GPU work was skipped, "skipped": why.
+void add_builds(nlohmann::json& j, const BuildReport& builds, const std::string& skipped);
 
 }  // namespace kblaster

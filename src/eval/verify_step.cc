@@ -79,6 +79,11 @@ std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
   return seeds;
 }
 
+VerifyFlags seeded(VerifyFlags flags) {
+  if (flags.seed_base == 0) flags.seed_base = draw_seed();
+  return flags;
+}
+
 const char* verification_status_name(KernelVerification::Status s) {
   switch (s) {
     case KernelVerification::Status::passed:

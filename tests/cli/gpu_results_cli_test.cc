@@ -66,5 +66,22 @@ TEST_F(WithoutAGpu, ComparePrintsACompareResultWithBothSkipped) {
   EXPECT_TRUE(testing::is_rejected_naming(j, {"a: 'source' is a required property"}, dir));
 }
 
+TEST_F(WithoutAGpu, VerifyPrintsAVerifyResultWithEveryKernelSkipped) {
+  auto j = skipped_result(
+      {"verify", "examples/kernels", "--kernel", "softmax", "--kernel", "axpy", "--json"},
+      "verify");
+  EXPECT_EQ(j["summary"], (nlohmann::json{{"skipped", 2}}));
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["name"], "axpy") << "in config order";
+  EXPECT_EQ(j["kernels"][1]["skip_reason"], "no CUDA device");
+  EXPECT_EQ(j["kernels"][1]["sizes"], nlohmann::json::array());
+
+  j["summary"]["flaky"] = 1;
+  j["kernels"][0].erase("skip_reason");
+  EXPECT_TRUE(testing::is_rejected_naming(
+      j, {"summary: 'flaky' is not one of", "kernels/0: 'skip_reason' is a required property"},
+      dir));
+}
+
 }  // namespace
 }  // namespace kblaster
