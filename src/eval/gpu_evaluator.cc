@@ -8,6 +8,7 @@
 #include "core/source_tree.h"
 #include "eval/ncu_run.h"
 #include "eval/profile_report.h"
+#include "eval/seed_source.h"
 #include "eval/verify_sizes.h"
 #include "profile/code_signature.h"
 
@@ -186,7 +187,7 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
   const auto csv = setup_.work_dir / "profiles" / (c.fingerprint() + ".csv");
   const double start = clock_.now_seconds();
   auto ran = run_under_ncu(*setup_.ncu, as_kernel_build(setup_.spec, *b), size,
-                           NcuMetrics::kblaster_list, csv, 300.0);
+                           NcuMetrics::kblaster_list, csv, 300.0, draw_seed());
   profile_seconds_ += clock_.now_seconds() - start;
   gpu_seconds_ += clock_.now_seconds() - start;
   if (!ran) return ran.error();

@@ -83,5 +83,18 @@ TEST_F(WithoutAGpu, VerifyPrintsAVerifyResultWithEveryKernelSkipped) {
       dir));
 }
 
+TEST_F(WithoutAGpu, ProfilePrintsAProfileResultWithEveryKernelSkipped) {
+  auto j = skipped_result(
+      {"profile", "examples/kernels", "--kernel", "relu", "--full-set", "--json"}, "profile");
+  EXPECT_EQ(j["metrics"], "full_set");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_EQ(j["kernels"][0]["kernel"], "relu");
+  EXPECT_EQ(j["kernels"][0]["status"], "skipped");
+  EXPECT_EQ(j["kernels"][0]["why_no_profile"], "no CUDA device");
+
+  j["kernels"][0]["status"] = "profilled";
+  EXPECT_TRUE(testing::is_rejected_naming(j, {"kernels/0/status: 'profilled' is not one of"}, dir));
+}
+
 }  // namespace
 }  // namespace kblaster
