@@ -27,9 +27,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
                    << repo->config.spec_files.size() << " spec file(s) in " << repo->root.string()
                    << "; " << repo->selected.size() << " selected\n";
   for (const KernelSpec* spec : repo->selected)
-    if (auto plan = plan_kernel(*spec); !plan)
-      return Error::internal("kernel `" + spec->name +
-                             "` passed validation but cannot be planned: " + plan.error().message);
+    if (auto plan = plan_validated_kernel(*spec); !plan) return plan.error();
   const DeviceInfo device = session.device.probe();
   auto report = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!report) return report.error();
