@@ -12,6 +12,7 @@
 
 namespace kblaster {
 
+// What a bench run found, with where it came from.
 struct BenchRun {
   Provenance provenance;  // the caller's, with the GPU, nvcc, seeds and times filled in
   BuildReport builds;     // empty when skipped

@@ -21,6 +21,7 @@ struct BenchedKernel {
   std::string stopped;            // why the repeats stopped early; "" when they did not
 };
 
+// Every kernel verified and timed, against the device's ceilings.
 struct BenchOutcome {
   Ceilings ceilings;  // the device's, which rates are reported against
   std::vector<BenchedKernel> kernels;

@@ -13,6 +13,7 @@
 
 namespace kblaster {
 
+// A profile classified from saved files, and the earlier run it is compared with.
 struct ClassifyResult {
   Provenance provenance;                // no GPU, nvcc or seeds: classify reads saved files
   std::string source;                   // the --source file, for the code signature; "" when none

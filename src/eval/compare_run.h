@@ -16,6 +16,7 @@
 
 namespace kblaster {
 
+// What a compare run found: both verifications and every timed comparison.
 struct CompareRun {
   Provenance provenance;          // the caller's, with the GPU, nvcc, seeds and times filled in
   const KernelSpec* a = nullptr;  // repo.selected[0], the baseline

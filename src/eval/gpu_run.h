@@ -14,6 +14,7 @@
 
 namespace kblaster {
 
+// The builds and the running harness of one GPU command, or why there is no GPU.
 struct GpuRun {
   BuildReport builds;             // empty when skipped
   std::optional<GpuContext> gpu;  // nullopt: no CUDA device, and nothing was built

@@ -20,6 +20,7 @@
 
 namespace kblaster {
 
+// How to profile: with which ncu and metrics, where the CSVs go, on which inputs.
 struct ProfileSettings {
   std::optional<NcuTool> ncu;  // nullopt: time instead, because of `why_no_ncu`
   std::string why_no_ncu;
@@ -37,6 +38,7 @@ enum class ProfileStatus { profiled, timed_only, skipped };
 // "profiled", "timed_only" or "skipped".
 const char* profile_status_name(ProfileStatus status);
 
+// One kernel's profile, or its timing and why there is no profile, or why it was skipped.
 struct KernelProfileResult {
   std::string kernel;
   ProfileStatus status = ProfileStatus::skipped;

@@ -14,6 +14,7 @@
 
 namespace kblaster {
 
+// What a profile run found: each kernel's profile, timing or reason.
 struct ProfileRun {
   Provenance provenance;  // the caller's, with the GPU, nvcc, seed and times filled in
   NcuMetrics metrics = NcuMetrics::kblaster_list;

@@ -15,6 +15,7 @@
 
 namespace kblaster {
 
+// What a verify run found: each kernel's verdict per size.
 struct VerifyRun {
   Provenance provenance;  // the caller's, with the GPU, nvcc, seeds and times filled in
   BuildReport builds;     // empty when skipped
