@@ -12,6 +12,9 @@
 #                                           under triton's do_bench and a torch event loop
 #   bench/run_on_device.sh compare N [B…]   kblaster compare --repeat N on bench/compare_kernels,
 #                                           base against each B (default: every variant)
+#   bench/run_on_device.sh results          one real result of each GPU kind (bench, compare,
+#                                           verify, profile, optimize with --report) in
+#                                           $OUT/results, for tests/eval/fixtures/h200
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -51,5 +54,19 @@ case "$what" in
         >"$OUT/compare_$b.json" 2>"$OUT/compare_$b.log"
       echo "base vs $b: $(tail -1 "$OUT/compare_$b.log")"
     done;;
+  results)
+    mkdir -p "$OUT/results"
+    result() {  # result NAME ARGS…: kblaster ARGS --json into NAME.json, its progress into NAME.log
+      local name=$1; shift
+      "$D/kblaster" "$@" --json >"$OUT/results/$name.json" 2>"$OUT/results/$name.log"
+      echo "$name: exit $?"
+    }
+    K=examples/kernels
+    result bench bench $K --kernel axpy --kernel matmul_naive --seed 11
+    result compare compare bench/compare_kernels --a base --b slower_5 --seed 11
+    result verify verify $K --kernel axpy --kernel softmax
+    result profile profile $K --kernel matmul_naive
+    result optimize optimize $K --kernel softmax_slow --kernel matmul_naive --search-seed 7 \
+      --breadth 4 --depth 3 --max-time 90 --out /tmp/kblaster-optimize --report "$OUT/results/optimize_report";;
   cmd) "$D/kblaster" "$@";;
 esac

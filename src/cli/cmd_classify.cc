@@ -5,8 +5,8 @@
 #include "cli/flag_checks.h"
 #include "core/bounded_read.h"
 #include "core/input_limits.h"
-#include "eval/profile_report.h"
-#include "profile/profile_delta.h"
+#include "eval/classify_result.h"
+#include "eval/provenance.h"
 
 namespace kblaster {
 namespace {
@@ -35,29 +35,30 @@ Result<ProfileReport> read_end(const std::string& csv, const std::string& source
   return read_profile(*text, csv, signature, roofline);
 }
 
-Result<ExitCode> run_classify(const ClassifyOptions& o, Session& session) {
+Result<ExitCode> classify_command(const ClassifyOptions& o, Session& session) {
+  ClassifyResult r{.provenance = command_provenance(session, "."),
+                   .source = o.source,
+                   .profile = {},
+                   .before = std::nullopt,
+                   .before_source = o.before_source.empty() ? o.source : o.before_source};
   auto after = read_end(o.csv, o.source, o, "--ncu-csv", "--source");
   if (!after) return after.error();
-  std::optional<ProfileReport> before;
+  r.profile = std::move(*after);
   if (!o.before_csv.empty()) {
-    auto b = read_end(o.before_csv, o.before_source.empty() ? o.source : o.before_source, o,
-                      "--before-csv", "--before-source");
+    auto b = read_end(o.before_csv, r.before_source, o, "--before-csv", "--before-source");
     if (!b) return b.error();
-    before = std::move(*b);
+    r.before = std::move(*b);
   }
+  stamp_finished(r.provenance);
   if (o.json) {
-    nlohmann::json j = to_json(*after);
-    if (before)
-      j["delta"] = to_json(profile_delta(before->total, before->state, after->total, after->state));
-    session.out << j.dump(2) << "\n";
+    session.out << to_json(r).dump(2) << "\n";
     return ExitCode::ok;
   }
   session.out << "profile from " << o.csv << (o.source.empty() ? "" : " and " + o.source) << "\n";
-  print_profile(session.out, *after);
-  if (before) {
+  print_profile(session.out, r.profile);
+  if (const auto delta = delta_of(r)) {
     session.out << "\nprofile delta from " << o.before_csv << " to " << o.csv << ":\n";
-    print_profile_delta(session.out,
-                        profile_delta(before->total, before->state, after->total, after->state));
+    print_profile_delta(session.out, *delta);
   }
   return ExitCode::ok;
 }
@@ -87,7 +88,7 @@ CommandAction setup_classify(CLI::App& app) {
   flops->needs(peak_fp32)->needs(min_bytes);
   peak_fp32->needs(flops);
   app.add_flag("--json", o->json, "Machine-readable JSON on stdout");
-  return [o](Session& session) { return run_classify(*o, session); };
+  return [o](Session& session) { return classify_command(*o, session); };
 }
 
 }  // namespace kblaster

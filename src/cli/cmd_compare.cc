@@ -2,19 +2,12 @@
 // both candidates, then time them interleaved in one process and give the
 // verdict for B against A. `--repeat N` repeats the timing (fresh inputs, a
 // fresh sampler) N times after one verification, for studies of the verdict.
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
-#include "core/launch_plan.h"
 #include "core/suggest.h"
-#include "eval/build_step.h"
-#include "eval/compare_series.h"
-#include "eval/compare_step.h"
-#include "eval/gpu_context.h"
-#include "eval/seed_source.h"
-#include "eval/verify_step.h"
+#include "eval/compare_run.h"
+#include "eval/provenance.h"
 
 namespace kblaster {
 namespace {
@@ -39,7 +32,7 @@ Result<const KernelSpec*> find_kernel(const LoadedRepo& repo, const std::string&
   return Error::usage(flag + " " + name + ": no such kernel" + did_you_mean(name, names));
 }
 
-Result<ExitCode> run_compare(CompareOptions options, Session& session) {
+Result<ExitCode> compare_command(CompareOptions options, Session& session) {
   if (options.b.empty() == options.b_source.empty())
     return Error::usage("give B as --b KERNEL or as --b-source FILE (one of them)");
   options.common.kernels.clear();  // compare selects by --a and --b
@@ -59,50 +52,12 @@ Result<ExitCode> run_compare(CompareOptions options, Session& session) {
   KB_TRY(check_same_workload(spec_a, spec_b));
   repo->selected = {&spec_a, &spec_b};
 
-  const DeviceInfo device = session.device.probe();
-  if (!device.present)
-    return Error::environment("no CUDA device present (" + device.why_absent + ")");
-  auto builds = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
-  if (!builds) return builds.error();
-  if (builds->failed > 0) return ExitCode::found_problem;
-  auto gpu = start_gpu(session, device, {60.0, request_timeout(options.verify)});
-  if (!gpu) return gpu.error();
-  auto verified = verify_kernels(*builds, *gpu->client, options.verify, session);
-  if (!verified) return verified.error();
-  for (const auto& v : *verified)
-    if (v.status != KernelVerification::Status::passed) {
-      session.progress << "compare: not timed, `" << v.spec->name
-                       << "` did not pass verification\n";
-      return ExitCode::found_problem;
-    }
-
-  KB_TRY(gpu->client->load(
-      {builds->kernels[0].result.object.string(), builds->kernels[1].result.object.string()},
-      reference_object(builds->kernels[0])));
-  auto plan = plan_kernel(spec_a);
-  if (!plan) return plan.error();
-  KB_TRY(gpu->client->setup(harness_args(spec_a, plan->sizes.front())));
-  session.progress << "compare: A = " << spec_a.name << " (" << spec_a.source
-                   << "), B = " << spec_b.name << " (" << spec_b.source << ") at "
-                   << size_label(spec_a, spec_a.sizes.front()) << "\n";
-  options.compare.seed = timing_seed(options.verify.seed_base, 0);
-  auto series = compare_series(*gpu->client, spec_a, options.compare, options.repeat, session);
-  if (!series) return series.error();
-  session.progress << "compare: " << series->summary() << " of " << series->runs.size()
-                   << " run(s)\n";
-  nlohmann::json runs = nlohmann::json::array();
-  for (const auto& r : series->runs) runs.push_back(to_json(r));
-  if (options.common.json)
-    session.out << nlohmann::json{{"device", gpu->harness_device.name},
-                                  {"a", {{"kernel", spec_a.name}, {"source", spec_a.source}}},
-                                  {"b", {{"kernel", spec_b.name}, {"source", spec_b.source}}},
-                                  {"size", size_label(spec_a, spec_a.sizes.front())},
-                                  {"min_effect", options.compare.criteria.min_effect},
-                                  {"runs", runs},
-                                  {"tally", series->tally}}
-                       .dump(2)
-                << "\n";
-  return series->slower() || series->rejected() ? ExitCode::found_problem : ExitCode::ok;
+  auto run = run_compare(*repo, options.build, options.verify, options.compare, options.repeat,
+                         command_provenance(session, repo->root), session);
+  if (!run) return run.error();
+  if (options.common.json) session.out << to_json(*run).dump(2) << "\n";
+  if (!run->skipped.empty()) session.progress << run->skipped << "\n";
+  return compare_exit_code(*run);
 }
 
 }  // namespace
@@ -125,7 +80,7 @@ CommandAction setup_compare(CLI::App& app) {
   app.add_option("--repeat", options->repeat,
                  "Repeat the timed comparison N times after one verification")
       ->check(CLI::Range(1, 1000));
-  return [options](Session& session) { return run_compare(*options, session); };
+  return [options](Session& session) { return compare_command(*options, session); };
 }
 
 }  // namespace kblaster

@@ -9,6 +9,7 @@
 #include "core/bounded_read.h"
 #include "core/file_replace.h"
 #include "core/input_limits.h"
+#include "eval/provenance.h"
 #include "kb/kb_json.h"
 #include "kb/kb_snapshot.h"
 #include "kb/kb_write.h"
@@ -119,7 +120,8 @@ Result<ExitCode> write_kb(const KbOptions& options, const std::filesystem::path&
     session.progress << "imported " << options.file << " into " << path.string() << "\n";
   for (const auto& other : options.others)
     session.progress << "merged " << other << " into " << path.string() << "\n";
-  return stats_kb(*written, path, options.common.json, session);
+  return stats_kb(*written, path, options.common.json,
+                  command_provenance(session, options.common.repo), session);
 }
 
 Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
@@ -135,7 +137,8 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
     if (!catalogue) return catalogue.error();
     return show_kb(snapshot->store(), *catalogue, options.query, options.common.json, session);
   }
-  return stats_kb(snapshot->store(), path, options.common.json, session);
+  return stats_kb(snapshot->store(), path, options.common.json,
+                  command_provenance(session, options.common.repo), session);
 }
 
 }  // namespace

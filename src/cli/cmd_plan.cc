@@ -1,14 +1,12 @@
 // `kblaster plan [REPO]`: the kernels and their resolved specs; with --base and
 // --head (or --event), the kernels that revision range hits and why. Needs no GPU.
-#include <nlohmann/json.hpp>
-
 #include "cli/change_report.h"
 #include "cli/commands.h"
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "core/plan_text.h"
-#include "core/spec_json.h"
-#include "git/change_plan_json.h"
+#include "eval/provenance.h"
+#include "git/plan_result.h"
 #include "git/repo.h"
 #include "git/revision_range.h"
 
@@ -31,7 +29,10 @@ Result<ExitCode> run_change_plan(const PlanOptions& options, const RequestedRang
                        options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
   if (options.common.json)
-    session.out << to_json(*plan, requested.source).dump(2) << "\n";
+    session.out << plan_result(*plan, requested.source,
+                               command_provenance(session, options.common.repo))
+                       .dump(2)
+                << "\n";
   else
     print_change_plan(session.out, *plan, requested.source);
   return ExitCode::ok;
@@ -43,30 +44,21 @@ Result<ExitCode> run_plan(const PlanOptions& options, Session& session) {
   if (*requested) return run_change_plan(options, **requested, session);
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
-  nlohmann::json kernels = nlohmann::json::array();
-  if (!options.common.json)
-    session.out << "kernel repository " << repo->root.string() << ": "
-                << repo->config.kernels.size() << " kernels from " << repo->config.spec_files.size()
-                << " spec file(s)\n\n";
-  for (const KernelSpec* spec : repo->selected) {
-    auto plan = plan_kernel(*spec);
-    if (!plan)
-      return Error::internal("kernel `" + spec->name +
-                             "` passed validation but cannot be planned: " + plan.error().message);
-    if (options.common.json) {
-      kernels.push_back(to_json(*spec, *plan));
-    } else {
-      print_kernel_plan(session.out, *spec, *plan);
-      session.out << "\n";
-    }
+  if (options.common.json) {
+    auto j = plan_result(repo->root, repo->config, repo->selected,
+                         command_provenance(session, repo->root));
+    if (!j) return j.error();
+    session.out << j->dump(2) << "\n";
+    return ExitCode::ok;
   }
-  if (options.common.json)
-    session.out << nlohmann::json{{"repo", repo->root.string()},
-                                  {"arch", repo->config.project.arch},
-                                  {"spec_files", repo->config.spec_files},
-                                  {"kernels", kernels}}
-                       .dump(2)
-                << "\n";
+  session.out << "kernel repository " << repo->root.string() << ": " << repo->config.kernels.size()
+              << " kernels from " << repo->config.spec_files.size() << " spec file(s)\n\n";
+  for (const KernelSpec* spec : repo->selected) {
+    auto plan = plan_validated_kernel(*spec);
+    if (!plan) return plan.error();
+    print_kernel_plan(session.out, *spec, *plan);
+    session.out << "\n";
+  }
   return ExitCode::ok;
 }
 

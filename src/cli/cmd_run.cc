@@ -27,9 +27,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
                    << repo->config.spec_files.size() << " spec file(s) in " << repo->root.string()
                    << "; " << repo->selected.size() << " selected\n";
   for (const KernelSpec* spec : repo->selected)
-    if (auto plan = plan_kernel(*spec); !plan)
-      return Error::internal("kernel `" + spec->name +
-                             "` passed validation but cannot be planned: " + plan.error().message);
+    if (auto plan = plan_validated_kernel(*spec); !plan) return plan.error();
   const DeviceInfo device = session.device.probe();
   auto report = build_kernels(*repo, options.build, device, session, ReferenceBuilds::build);
   if (!report) return report.error();
@@ -42,7 +40,7 @@ Result<ExitCode> run_run(const RunOptions& options, Session& session) {
     if (options.common.json)
       session.out << nlohmann::json{{"repo", repo->root.string()},
                                     {"build", to_json(*report)},
-                                    {"verification", outcome->report}}
+                                    {"verification", to_json(*outcome)}}
                          .dump(2)
                   << "\n";
     return outcome->problem || report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;

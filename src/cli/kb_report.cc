@@ -32,14 +32,14 @@ Result<ExitCode> show_kb(const Store& store, const Catalogue& catalogue, const S
 }
 
 Result<ExitCode> stats_kb(const Store& store, const std::filesystem::path& path, bool json,
-                          Session& session) {
-  auto j = kb_stats(store, path);
+                          Provenance provenance, Session& session) {
+  auto j = kb_stats(store, path, std::move(provenance));
   if (!j) return j.error();
   if (json) {
     session.out << j->dump(2) << "\n";
     return ExitCode::ok;
   }
-  session.out << "KB " << path.string() << " (schema v" << (*j)["schema_version"]
+  session.out << "KB " << path.string() << " (schema v" << (*j)["kb_schema_version"]
               << "): " << (*j)["techniques"] << " techniques, " << (*j)["states"] << " states, "
               << (*j)["trajectories"] << " trajectories (" << (*j)["steps"] << " steps, "
               << (*j)["measured_steps"] << " measured), " << (*j)["lessons"] << " lessons, "

@@ -17,8 +17,8 @@ Result<ExitCode> show_kb(const Store& store, const Catalogue& catalogue, const S
                          bool json, Session& session);
 
 // Counts, the best-evidenced statistics and the newest lessons of the KB, which
-// the user knows as `path` (kb_stats), as text or JSON.
+// the user knows as `path` (kb_stats), as text or JSON; `provenance` is the command's.
 Result<ExitCode> stats_kb(const Store& store, const std::filesystem::path& path, bool json,
-                          Session& session);
+                          Provenance provenance, Session& session);
 
 }  // namespace kblaster

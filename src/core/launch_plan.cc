@@ -65,4 +65,12 @@ Result<KernelPlan> plan_kernel(const KernelSpec& spec) {
   return plan;
 }
 
+Result<KernelPlan> plan_validated_kernel(const KernelSpec& spec) {
+  auto plan = plan_kernel(spec);
+  if (!plan)
+    return Error::internal("kernel `" + spec.name +
+                           "` passed validation but cannot be planned: " + plan.error().message);
+  return plan;
+}
+
 }  // namespace kblaster

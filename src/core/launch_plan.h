@@ -52,4 +52,8 @@ std::string size_label(const KernelSpec& spec, const std::map<std::string, std::
 // plan_size for every entry of spec.sizes; the Error's message names the entry.
 Result<KernelPlan> plan_kernel(const KernelSpec& spec);
 
+// plan_kernel of a spec the config loader accepted: a failure there is a bug in
+// kblaster's validation, so it is Error::internal naming the kernel.
+Result<KernelPlan> plan_validated_kernel(const KernelSpec& spec);
+
 }  // namespace kblaster

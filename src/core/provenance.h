@@ -28,6 +28,7 @@ struct GpuIdentity {
   std::optional<double> sm_clock_mhz;
 };
 
+// Where one result came from; see the file comment.
 struct Provenance {
   std::string kblaster_version;
   std::vector<std::string> command_line;  // argv, the program included

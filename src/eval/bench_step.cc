@@ -8,70 +8,111 @@
 #include "stats/quantile.h"
 
 namespace kblaster {
+namespace {
+
+// Times a verified kernel `bench.repeat` times on fresh inputs, stopping early when the
+// harness keeps ending.
+Status time_kernel(const KernelBuild& b, GpuContext& gpu, std::uint64_t run_seed,
+                   const BenchFlags& bench, const Ceilings& ceilings, BenchedKernel& k,
+                   BenchOutcome& outcome, Session& session) {
+  const std::string& name = b.spec->name;
+  KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
+  RepeatGuard guard;
+  for (int r = 0; r < bench.repeat; ++r) {
+    BenchFlags run = bench;
+    run.seed = timing_seed(run_seed, r);
+    auto m = measure(*gpu.client, *b.spec, 0, run, ceilings, session.clock);
+    if (!m) return m.error();
+    session.progress << "bench " << name << "  " << m->size << "  " << describe(*m, ceilings)
+                     << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
+    outcome.problem = outcome.problem || !m->rejected.empty();
+    outcome.seeds.push_back(m->seed);
+    k.runs.push_back(std::move(*m));
+    if (r + 1 < bench.repeat && guard.stop_after_run(*gpu.client)) {
+      k.stopped = "stopped after " + std::to_string(r + 1) + " of " + std::to_string(bench.repeat) +
+                  " run(s): " + guard.why();
+      session.progress << "bench " << name << ": " << k.stopped << "\n";
+      break;
+    }
+  }
+  return Ok{};
+}
+
+std::vector<double> medians(const BenchedKernel& k) {
+  std::vector<double> out;
+  for (const auto& m : k.runs) out.push_back(m.summary.median);
+  return out;
+}
+
+// (max - min) / median of the runs' medians: how far a rerun's median may land.
+double median_spread(const std::vector<double>& medians) {
+  const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+  return (*hi - *lo) / median_of(medians);
+}
+
+}  // namespace
 
 Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu,
-                                      const VerifyFlags& verify, const BenchFlags& bench,
+                                      const VerifyFlags& flags, const BenchFlags& bench,
                                       Session& session) {
+  const VerifyFlags verify = seeded(flags);
   auto verified = verify_kernels(builds, *gpu.client, verify, session);
   if (!verified) return verified.error();
   auto measured = measured_ceilings(*gpu.client, gpu.harness_device.name,
                                     builds.cache_dir / "ceilings.json", session);
   if (!measured) return measured.error();
-  const Ceilings ceilings = *measured;
 
   BenchOutcome outcome;
-  nlohmann::json kernels = nlohmann::json::array();
+  outcome.ceilings = *measured;
+  outcome.seeds = verification_seeds(verify, verify.seed_base);
   for (std::size_t i = 0; i < verified->size(); ++i) {
-    const KernelVerification& v = (*verified)[i];
-    const KernelBuild& b = builds.kernels[i];
-    nlohmann::json j = {{"name", v.spec->name}, {"verification", to_json(v)}};
+    BenchedKernel k{.verification = std::move((*verified)[i]), .runs = {}, .stopped = {}};
+    const KernelVerification& v = k.verification;
     if (v.status != KernelVerification::Status::passed) {
       outcome.problem = outcome.problem || v.status == KernelVerification::Status::failed;
       session.progress << "bench " << v.spec->name << ": not timed, verification "
                        << verification_status_name(v.status) << "\n";
-      kernels.push_back(std::move(j));
-      continue;
+    } else {
+      KB_TRY(time_kernel(builds.kernels[i], gpu, verify.seed_base, bench, outcome.ceilings, k,
+                         outcome, session));
     }
-    KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
-    std::vector<double> medians;
-    nlohmann::json repeats = nlohmann::json::array();
-    RepeatGuard guard;
-    for (int r = 0; r < bench.repeat; ++r) {
-      BenchFlags run = bench;
-      run.seed = timing_seed(verify.seed_base, r);
-      auto m = measure(*gpu.client, *v.spec, 0, run, ceilings, session.clock);
-      if (!m) return m.error();
-      session.progress << "bench " << v.spec->name << "  " << m->size << "  "
-                       << describe(*m, ceilings)
-                       << (m->rejected.empty() ? "" : "\n  REJECTED: " + m->rejected) << "\n";
-      outcome.problem = outcome.problem || !m->rejected.empty();
-      medians.push_back(m->summary.median);
-      if (r == 0)
-        j["measurement"] = to_json(*m, ceilings);
-      else
-        repeats.push_back(to_json(*m, ceilings));
-      if (r + 1 < bench.repeat && guard.stop_after_run(*gpu.client)) {
-        session.progress << "bench " << v.spec->name << ": stopped after " << r + 1 << " of "
-                         << bench.repeat << " run(s): " << guard.why() << "\n";
-        break;
-      }
+    if (k.runs.size() > 1) {
+      session.progress << "bench " << v.spec->name << "  spread of " << k.runs.size()
+                       << " medians (max - min) / median: " << median_spread(medians(k)) * 100.0
+                       << "%\n";
     }
-    if (bench.repeat > 1) {
-      const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
-      const double spread = (*hi - *lo) / median_of(medians);
-      session.progress << "bench " << v.spec->name << "  spread of " << medians.size()
-                       << " medians (max - min) / median: " << spread * 100.0 << "%\n";
+    outcome.kernels.push_back(std::move(k));
+  }
+  return outcome;
+}
+
+nlohmann::json to_json(const BenchOutcome& outcome) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : outcome.kernels) {
+    nlohmann::json j = {{"name", k.verification.spec->name},
+                        {"verification", to_json(k.verification)}};
+    if (!k.runs.empty()) j["measurement"] = to_json(k.runs.front(), outcome.ceilings);
+    if (k.runs.size() > 1) {
+      nlohmann::json repeats = nlohmann::json::array();
+      for (std::size_t r = 1; r < k.runs.size(); ++r)
+        repeats.push_back(to_json(k.runs[r], outcome.ceilings));
       j["repeats"] = repeats;
-      j["medians_s"] = medians;
-      j["median_spread"] = spread;
+      j["medians_s"] = medians(k);
+      j["median_spread"] = median_spread(medians(k));
     }
+    if (!k.stopped.empty()) j["stopped"] = k.stopped;
     kernels.push_back(std::move(j));
   }
-  outcome.report = {{"device", gpu.harness_device.name},
-                    {"peak_bytes_per_s", ceilings.dram_bytes_per_s},
-                    {"peak_fp32_flops_per_s", ceilings.fp32_flops_per_s},
-                    {"kernels", kernels}};
-  return outcome;
+  return {{"peak_bytes_per_s", outcome.ceilings.dram_bytes_per_s},
+          {"peak_fp32_flops_per_s", outcome.ceilings.fp32_flops_per_s},
+          {"kernels", kernels}};
+}
+
+std::vector<double> timing_clocks(const BenchOutcome& outcome) {
+  std::vector<double> clocks;
+  for (const auto& k : outcome.kernels)
+    for (const auto& m : k.runs) clocks.push_back(m.sm_mhz);
+  return clocks;
 }
 
 }  // namespace kblaster

@@ -190,7 +190,8 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
        .signature = signature_of(*setup_.spec, *tree),
        .roofline = {double(size.min_bytes()), double(size.flops.value_or(0)), setup_.ceilings},
        .metrics = NcuMetrics::kblaster_list,
-       .csv = csv});
+       .csv = csv,
+       .seed = setup_.timing_seeds});
   profile_seconds_ += clock_.now_seconds() - start;
   gpu_seconds_ += clock_.now_seconds() - start;
   if (!profiled) return profiled.error();

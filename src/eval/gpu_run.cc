@@ -23,4 +23,9 @@ Result<GpuRun> start_gpu_run(const LoadedRepo& repo, const BuildFlags& build,
   return run;
 }
 
+void add_builds(nlohmann::json& j, const BuildReport& builds, const std::string& skipped) {
+  j["builds"] = skipped.empty() ? to_json(builds) : nlohmann::json::object();
+  if (!skipped.empty()) j["skipped"] = skipped;
+}
+
 }  // namespace kblaster

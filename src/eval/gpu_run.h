@@ -3,6 +3,7 @@
 // or, on a machine without one, nothing built and why.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,7 @@
 
 namespace kblaster {
 
+// The builds and the running harness of one GPU command, or why there is no GPU.
 struct GpuRun {
   BuildReport builds;             // empty when skipped
   std::optional<GpuContext> gpu;  // nullopt: no CUDA device, and nothing was built
@@ -24,5 +26,9 @@ struct GpuRun {
 // in `provenance`'s GPU and nvcc. Errors: no nvcc, no harness, an unusable cache.
 Result<GpuRun> start_gpu_run(const LoadedRepo& repo, const BuildFlags& build,
                              double launch_timeout_s, Provenance& provenance, Session& session);
+
+// Adds a GPU command's "builds" to its result `j` ({} when nothing was built) and, when
+// the GPU work was skipped, "skipped": why.
+void add_builds(nlohmann::json& j, const BuildReport& builds, const std::string& skipped);
 
 }  // namespace kblaster

@@ -4,7 +4,6 @@
 #include "core/file_write.h"
 #include "core/input_limits.h"
 #include "eval/gpu_context.h"
-#include "eval/seed_source.h"
 #include "gpu/harness_client.h"
 #include "gpu/harness_session.h"
 #include "profile/metric_list.h"
@@ -12,8 +11,8 @@
 namespace kblaster {
 
 Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const SizePlan& size,
-                             NcuMetrics metrics, const std::filesystem::path& csv,
-                             double timeout_s) {
+                             NcuMetrics metrics, const std::filesystem::path& csv, double timeout_s,
+                             std::uint64_t seed) {
   KB_TRY(make_directories(csv.parent_path()));
   std::error_code ec;
   std::filesystem::remove(csv, ec);  // a stale log must not pass for this run's
@@ -36,7 +35,7 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
     if (auto set = client.setup(harness_args(*build.spec, size)); !set)
       failed = set.error().message;
   if (failed.empty())
-    if (auto t = client.profile(0, draw_seed()); !t) failed = t.error().message;
+    if (auto t = client.profile(0, seed); !t) failed = t.error().message;
   auto exit = session.finish(timeout_s);
   const auto sandbox = session.sandbox();  // kept after the run ended, to explain a failure
   if (failed.empty() && !exit) failed = exit.error().message;

@@ -2,28 +2,41 @@
 
 #include "core/launch_plan.h"
 #include "eval/measure_step.h"
-#include "eval/profile_report.h"
 
 namespace kblaster {
 namespace {
 
 // Times the kernel with bench's method when there is no profile.
 Result<KernelProfileResult> timing_only(const KernelBuild& b, GpuContext& gpu,
-                                        const MeasuredCeilings& c, const std::string& why,
+                                        const ProfileSettings& settings, const std::string& why,
                                         Session& session) {
   session.progress << "  no profile: " << why << "; timing only\n";
   KB_TRY(gpu.client->load({b.result.object.string()}, reference_object(b)));
-  auto m = measure(*gpu.client, *b.spec, 0, BenchFlags{}, c, session.clock);
+  BenchFlags flags;
+  flags.seed = settings.seed;
+  auto m = measure(*gpu.client, *b.spec, 0, flags, settings.ceilings, session.clock);
   if (!m) return m.error();
-  session.progress << "  " << describe(*m, c) << "\n";
-  return KernelProfileResult{nlohmann::json{{"kernel", b.spec->name},
-                                            {"profile", nullptr},
-                                            {"why_no_profile", why},
-                                            {"measurement", to_json(*m, c)}},
-                             true};
+  session.progress << "  " << describe(*m, settings.ceilings) << "\n";
+  return KernelProfileResult{.kernel = b.spec->name,
+                             .status = ProfileStatus::timed_only,
+                             .report = std::nullopt,
+                             .measurement = std::move(*m),
+                             .why_no_profile = why};
 }
 
 }  // namespace
+
+const char* profile_status_name(ProfileStatus status) {
+  switch (status) {
+    case ProfileStatus::profiled:
+      return "profiled";
+    case ProfileStatus::timed_only:
+      return "timed_only";
+    case ProfileStatus::skipped:
+      return "skipped";
+  }
+  return "?";
+}
 
 Result<KernelProfileResult> profile_kernel(const KernelBuild& b, GpuContext& gpu,
                                            const ProfileSettings& settings, std::ostream& text,
@@ -42,15 +55,27 @@ Result<KernelProfileResult> profile_kernel(const KernelBuild& b, GpuContext& gpu
        .signature = signature_of(spec, settings.repo_root),
        .roofline = {double(size.min_bytes()), double(size.flops.value_or(0)), settings.ceilings},
        .metrics = settings.metrics,
-       .csv = csv});
+       .csv = csv,
+       .seed = settings.seed});
   if (!profiled) return profiled.error();
-  if (!profiled->report) return timing_only(b, gpu, settings.ceilings, profiled->why_none, session);
-  const ProfileReport* report = &*profiled->report;
+  if (!profiled->report) return timing_only(b, gpu, settings, profiled->why_none, session);
+  std::optional<ProfileReport>& report = profiled->report;
   print_profile(text, *report);
   text << "  ncu CSV: " << csv.string() << "\n";
-  nlohmann::json j = to_json(*report);
-  j["kernel"] = spec.name;
-  return KernelProfileResult{std::move(j), false};
+  return KernelProfileResult{.kernel = spec.name,
+                             .status = ProfileStatus::profiled,
+                             .report = std::move(*report),
+                             .measurement = std::nullopt,
+                             .why_no_profile = ""};
+}
+
+nlohmann::json to_json(const KernelProfileResult& k, const MeasuredCeilings& ceilings) {
+  nlohmann::json j = k.report ? to_json(*k.report) : nlohmann::json{{"profile", nullptr}};
+  j["kernel"] = k.kernel;
+  j["status"] = profile_status_name(k.status);
+  if (!k.report) j["why_no_profile"] = k.why_no_profile;
+  if (k.measurement) j["measurement"] = to_json(*k.measurement, ceilings);
+  return j;
 }
 
 }  // namespace kblaster

@@ -2,6 +2,7 @@
 // Nsight Compute on the harness and reads its CSV; tests pass their own.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@ struct ProfileTarget {
   RooflineInputs roofline;                 // the size's bytes and FLOPs, the ceilings
   NcuMetrics metrics = NcuMetrics::kblaster_list;
   std::filesystem::path csv;  // where the raw profile is kept
+  std::uint64_t seed = 0;     // of the inputs it runs on; 0 = drawn (draw_seed)
 };
 
 // A profile, or why there is none (no profiler, counters refused, the run failed):

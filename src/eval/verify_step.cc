@@ -79,6 +79,11 @@ std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
   return seeds;
 }
 
+VerifyFlags seeded(VerifyFlags flags) {
+  if (flags.seed_base == 0) flags.seed_base = draw_seed();
+  return flags;
+}
+
 const char* verification_status_name(KernelVerification::Status s) {
   switch (s) {
     case KernelVerification::Status::passed:
@@ -111,6 +116,17 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
       session.progress << "  " << b.spec->name << "  skipped: " << kv.skip_reason << "\n";
     out.push_back(std::move(kv));
   }
+  return out;
+}
+
+std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,
+                                                      const std::string& reason) {
+  std::vector<KernelVerification> out;
+  for (const KernelSpec* spec : repo.selected)
+    out.push_back({.spec = spec,
+                   .status = KernelVerification::Status::skipped,
+                   .skip_reason = reason,
+                   .sizes = {}});
   return out;
 }
 

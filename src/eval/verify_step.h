@@ -29,6 +29,10 @@ double request_timeout(const VerifyFlags& flags);
 std::vector<std::uint64_t> verification_seeds(const VerifyFlags& flags,
                                               std::uint64_t default_first);
 
+// `flags` with a first seed: --seed's, else one drawn now, so the run records the seeds it
+// used and derives its timed inputs' seeds from it, as a rerun with --seed would.
+VerifyFlags seeded(VerifyFlags flags);
+
 // One size's verdict for progress output: "passed (max abs error 1.2e-07, max
 // rel error 3.4e-06)", or "FAILED reason: message [seed N]".
 std::string describe_verdict(const CheckVerdict& verdict);
@@ -46,6 +50,10 @@ const char* verification_status_name(KernelVerification::Status s);
 Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds,
                                                        HarnessClient& harness,
                                                        const VerifyFlags& flags, Session& session);
+
+// Each selected kernel of `repo`, its verification skipped for `reason` ("no CUDA device").
+std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,
+                                                      const std::string& reason);
 
 nlohmann::json to_json(const KernelVerification& v);
 

@@ -22,6 +22,10 @@ std::string line_with(std::string_view log, std::string_view marker) {
 
 }  // namespace
 
+const char* ncu_metrics_name(NcuMetrics metrics) {
+  return metrics == NcuMetrics::full_set ? "full_set" : "kblaster_list";
+}
+
 Result<NcuTool> find_ncu(const std::function<std::optional<std::string>(const std::string&)>& env) {
   std::vector<std::string> looked;
   if (auto given = env("KBLASTER_NCU")) {

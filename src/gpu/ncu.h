@@ -22,6 +22,9 @@ struct NcuTool {
 // `--set full` (the default details page, as a user would save it).
 enum class NcuMetrics { kblaster_list, full_set };
 
+// "kblaster_list" or "full_set".
+const char* ncu_metrics_name(NcuMetrics metrics);
+
 // Finds ncu: $KBLASTER_NCU, else `ncu` on PATH, else /usr/local/cuda/bin/ncu.
 // Error::environment naming every place it looked. `env` reads the environment.
 Result<NcuTool> find_ncu(const std::function<std::optional<std::string>(const std::string&)>& env);

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/result_envelope.h"
 #include "core/suggest.h"
 #include "kb/prediction.h"
 
@@ -76,7 +77,7 @@ Result<nlohmann::json> counts(const Store& store, const std::filesystem::path& p
            {"measured_steps", "SELECT coalesce(sum(measured), 0) FROM stats"},
            {"lessons", "SELECT count(*) FROM lessons"},
            {"best_kernels", "SELECT count(*) FROM best_kernels"},
-           {"schema_version", "PRAGMA user_version"}}) {
+           {"kb_schema_version", "PRAGMA user_version"}}) {
     auto n = count(store, sql);
     if (!n) return n.error();
     j[key] = *n;
@@ -128,15 +129,19 @@ Result<nlohmann::json> kb_show(const Store& store, const Catalogue& catalogue,
   return nlohmann::json{{"arch", query.arch}, {"states", states}};
 }
 
-Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path) {
-  auto j = counts(store, path);
-  if (!j) return j.error();
+Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path,
+                                Provenance provenance) {
+  auto counted = counts(store, path);
+  if (!counted) return counted.error();
   auto evidence = most_evidence(store);
   if (!evidence) return evidence.error();
-  (*j)["most_evidence"] = *evidence;
   auto recent = recent_lessons(store);
   if (!recent) return recent.error();
-  (*j)["recent_lessons"] = *recent;
+  stamp_finished(provenance);
+  nlohmann::json j = result_envelope("kb_stats", kKbStatsSchemaVersion, provenance);
+  j.update(*counted);
+  j["most_evidence"] = *evidence;
+  j["recent_lessons"] = *recent;
   return j;
 }
 

@@ -7,17 +7,23 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/provenance.h"
 #include "core/status.h"
 #include "kb/catalogue.h"
 #include "kb/store.h"
 
 namespace kblaster {
 
-// {"kb": path, "techniques", "states", "trajectories", "steps", "measured_steps",
-// "lessons", "best_kernels", "schema_version": counts; "most_evidence": the 10
-// (state, technique, arch) rows with the most measured steps; "recent_lessons":
-// the 5 newest}. `path` is the KB as the user knows it.
-Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path);
+// The version of the kb_stats result's JSON; reports/schema/kb_stats.schema.json.
+inline constexpr int kKbStatsSchemaVersion = 1;
+
+// The kb_stats result: {"kind": "kb_stats", "schema_version", "provenance", "kb": path,
+// "kb_schema_version" (the KB file's), "techniques", "states", "trajectories", "steps",
+// "measured_steps", "lessons", "best_kernels": counts; "most_evidence": the 10 (state,
+// technique, arch) rows with the most measured steps; "recent_lessons": the 5 newest}.
+// `path` is the KB as the user knows it; `provenance` is finished here.
+Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path,
+                                Provenance provenance);
 
 // Which states `kb show` covers and how many techniques each lists.
 struct ShowQuery {

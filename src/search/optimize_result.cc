@@ -130,8 +130,7 @@ nlohmann::json to_json(const OptimizeResult& r) {
   j["source_only"] = s.source_only;
   j["apply"] = s.write_back == WriteBack::if_verified;
   j["kernels"] = kernels;
-  j["builds"] = r.skipped.empty() ? to_json(r.builds) : nlohmann::json::object();
-  if (!r.skipped.empty()) j["skipped"] = r.skipped;
+  add_builds(j, r.builds, r.skipped);
   return j;
 }
 

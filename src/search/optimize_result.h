@@ -21,6 +21,7 @@
 
 namespace kblaster {
 
+// What the search may do, with what, and where it writes, for every kernel of a run.
 struct OptimizeSettings {
   SearchBudget budget;
   std::uint64_t search_seed = 0;  // of the technique choices; 0 = drawn (draw_seed)
@@ -38,6 +39,7 @@ struct OptimizedKernel {
   std::string skip_reason;
 };
 
+// What an optimize run did: the settings it ran with and each kernel's search.
 struct OptimizeResult {
   Provenance provenance;  // the caller's, with the GPU, nvcc, seeds and times filled in
   OptimizeSettings settings;

@@ -249,6 +249,15 @@ TEST_F(NewBranchPush, PlanListsEveryKernelAsNew) {
   EXPECT_THAT(r.out, HasSubstr("the push created its branch, so all 2 kernel(s)"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("uses_header +new_kernel"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("standalone +new_kernel"));
+
+  auto json = run_kblaster({"plan", "--json", repo.dir.path().string(), "--event"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(j["base"].is_null());
+  EXPECT_TRUE(j["provenance"]["base_sha"].is_null()) << "a new branch has no base";
+  EXPECT_EQ(j["provenance"]["head_sha"], repo.head);
+  testing::TempDir out;
+  EXPECT_TRUE(testing::is_valid_result(j, "plan", out));
 }
 
 TEST_F(NewBranchPush, CheckBuildsEveryKernelAtHeadAndNothingAtBase) {

@@ -11,6 +11,7 @@
 #include "cli_run.h"
 #include "kb/sqlite.h"
 #include "kb/store.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -28,6 +29,8 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
   EXPECT_GE(j["states"].get<int>(), 12);
   EXPECT_EQ(j["trajectories"], 0);
   EXPECT_TRUE(std::filesystem::exists(repo.path() / ".kblaster" / "kb.sqlite"));
+  EXPECT_EQ(j["kind"], "kb_stats") << "init says what the KB holds, as kb stats does";
+  EXPECT_TRUE(testing::is_valid_result(j, "kb_stats", repo));
 
   auto again = run_kblaster({"kb", "init", repo.path().string(), "--json"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
@@ -290,6 +293,17 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   EXPECT_NEAR(j["most_evidence"][0]["mean_log_speedup"].get<double>(), 0.2, 1e-12);
   ASSERT_EQ(j["recent_lessons"].size(), 1u);
   EXPECT_EQ(j["recent_lessons"][0]["text"], "float4 loads cut the load instructions by 4x");
+  EXPECT_EQ(j["kind"], "kb_stats");
+  EXPECT_EQ(j["kb_schema_version"], 2) << "the KB file's schema, beside the result's";
+  EXPECT_EQ(j["provenance"]["command_line"][2], "stats");
+  testing::TempDir dir;
+  EXPECT_TRUE(testing::is_valid_result(j, "kb_stats", dir));
+  j["most_evidence"][0]["arch"] = "hopper";
+  j["lessons"] = -1;
+  EXPECT_TRUE(testing::is_rejected_naming(j,
+                                          {"most_evidence/0/arch: 'hopper' does not match",
+                                           "lessons: -1 is less than the minimum of 0"},
+                                          dir));
 
   auto text = run_kblaster({"kb", "stats", repo.path().string()});
   EXPECT_THAT(text.out,

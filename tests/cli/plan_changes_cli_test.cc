@@ -11,6 +11,7 @@
 #include "cli_run.h"
 #include "git/kernel_repo_fixture.h"
 #include "git/repo_builder.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -68,6 +69,17 @@ TEST(PlanChangesCli, ListsTheKernelsARangeHitsAndWhy) {
             nlohmann::json::array({"k/a.cu", "include/common.cuh"}));
   EXPECT_EQ(j["not_hit"], nlohmann::json::array({"standalone"}));
   EXPECT_EQ(j["changed_paths"].size(), 2u);
+  EXPECT_EQ(j["kind"], "plan");
+  EXPECT_EQ(j["mode"], "changes");
+  EXPECT_EQ(j["provenance"]["base_sha"], repo.base);
+  EXPECT_EQ(j["provenance"]["head_sha"], repo.head);
+  testing::TempDir dir;
+  EXPECT_TRUE(testing::is_valid_result(j, "plan", dir));
+  j["hits"][0]["why"] = "touched";
+  j["changed_paths"][0]["kind"] = "copied";
+  EXPECT_TRUE(testing::is_rejected_naming(
+      j, {"hits/0/why: 'touched' is not one of", "changed_paths/0/kind: 'copied' is not one of"},
+      dir));
 
   auto text =
       run_kblaster({"plan", repo.dir.path().string(), "--base", repo.base, "--head", repo.head});

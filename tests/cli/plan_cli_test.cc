@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -37,6 +38,29 @@ TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
   const auto& scale_rows = j["kernels"][7];
   EXPECT_EQ(scale_rows["stream"], true);
   EXPECT_EQ(scale_rows["args"][5]["tunable"], nlohmann::json::array({128, 256, 512}));
+}
+
+TEST(PlanCli, ItsJsonIsAPlanResultThatValidatesAgainstItsSchema) {
+  auto r = run_kblaster({"plan", "--json", "examples/kernels"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "plan");
+  EXPECT_EQ(j["mode"], "kernels");
+  EXPECT_EQ(j["provenance"]["command_line"][1], "plan");
+  EXPECT_TRUE(j["provenance"]["head_sha"].is_null()) << "the working tree, not a revision";
+  EXPECT_EQ(j["repo"], j["provenance"]["repository"]);
+  EXPECT_EQ(j["kernels"].size(), kExampleKernels.size());
+  testing::TempDir dir;
+  EXPECT_TRUE(testing::is_valid_result(j, "plan", dir));
+
+  j["kernels"][0]["args"][0]["type"] = "f128";
+  j["kernels"][0]["reference"]["kind"] = "oracle";
+  j["hits"] = nlohmann::json::array();
+  EXPECT_TRUE(testing::is_rejected_naming(j,
+                                          {"kernels/0/args/0/type: 'f128' is not one of",
+                                           "kernels/0/reference/kind: 'oracle' is not one of",
+                                           "Unevaluated properties are not allowed ('hits'"},
+                                          dir));
 }
 
 TEST(PlanCli, TextShowsEachKernelItsSizesAndWhichIsTimed) {

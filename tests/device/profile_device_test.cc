@@ -9,6 +9,7 @@
 
 #include "cli_run.h"
 #include "on_device.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -34,6 +35,9 @@ TEST_F(ProfileOnDevice, AStreamingKernelIsDramSaturatedAndItsCsvIsKept) {
   EXPECT_GT(k["roofline"]["share_of_limit"].get<double>(), 0.6);
   EXPECT_TRUE(std::filesystem::exists(cache.path() / "profiles" / "axpy.csv"));
   EXPECT_TRUE(std::filesystem::exists(cache.path() / "ceilings.json"));
+  EXPECT_EQ(k["status"], "profiled");
+  EXPECT_EQ(j["provenance"]["seeds"].size(), 1u) << "the seed of the inputs profiled";
+  EXPECT_TRUE(testing::is_valid_result(j, "profile", cache));
 }
 
 TEST_F(ProfileOnDevice, WithoutNcuItTimesTheKernelAndSaysWhy) {
@@ -48,6 +52,9 @@ TEST_F(ProfileOnDevice, WithoutNcuItTimesTheKernelAndSaysWhy) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["kernels"][0]["profile"].is_null());
   EXPECT_GT(j["kernels"][0]["measurement"]["median_s"].get<double>(), 0.0);
+  EXPECT_EQ(j["kernels"][0]["status"], "timed_only");
+  EXPECT_GT(j["provenance"]["gpu"]["sm_clock_mhz"].get<double>(), 0.0);
+  EXPECT_TRUE(testing::is_valid_result(j, "profile", cache));
 }
 
 }  // namespace

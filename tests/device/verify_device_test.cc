@@ -8,6 +8,7 @@
 
 #include "cli_run.h"
 #include "on_device.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -25,6 +26,10 @@ TEST_F(DeviceTest, EveryExampleKernelPassesVerification) {
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["kernels"].size(), 10u);
   for (const auto& k : j["kernels"]) EXPECT_EQ(k["status"], "passed") << k.dump(2);
+  EXPECT_EQ(j["summary"], (nlohmann::json{{"passed", 10}}));
+  EXPECT_EQ(j["provenance"]["seeds"].size(), 3u);
+  EXPECT_FALSE(j["provenance"]["gpu"].is_null());
+  EXPECT_TRUE(testing::is_valid_result(j, "verify", cache));
 }
 
 TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
@@ -99,6 +104,28 @@ TEST_F(DeviceTest, AWriteOutOfBoundsWhileTimedFailsTheRecheck) {
   EXPECT_EQ(m["recheck"]["reason"], "out_of_bounds_write") << m.dump(2);
   EXPECT_EQ(m["trusted"], false);
   EXPECT_THAT(m["rejected"].get<std::string>(), ::testing::HasSubstr("past the end of `out`"));
+  EXPECT_EQ(m["sample_sm_mhz"].size(), m["samples"].size());
+  EXPECT_TRUE(testing::is_valid_result(j, "bench", cache));
+}
+
+// B does 5% more work than A (bench/results/2026-12-02-h200.md: SLOWER in every run). The
+// result carries every pair each run used, so a report can recompute the ratio of medians.
+TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"compare", "bench/compare_kernels", "--a", "base", "--b", "slower_5",
+                         "--repeat", "2", "--seed", "11", "--json", "--cache-dir",
+                         cache.path().string()});
+  keep("compare_slower_5", r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tally"], (nlohmann::json{{"SLOWER", 2}})) << r.err;
+  EXPECT_EQ(j["provenance"]["seeds"], nlohmann::json::array({11, 12, 13, 1011, 1012}));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  const auto& run = j["runs"][0];
+  EXPECT_EQ(run["samples"]["a_s"].size(),
+            run["pairs"].get<std::size_t>() - run["throttled_pairs"].get<std::size_t>());
+  EXPECT_GT(j["provenance"]["gpu"]["sm_clock_mhz"].get<double>(), 0.0);
+  EXPECT_TRUE(testing::is_valid_result(j, "compare", cache));
 }
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {

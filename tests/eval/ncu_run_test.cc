@@ -30,7 +30,7 @@ Result<NcuRun> run_under_fake_ncu(const testing::TempDir& dir) {
   KernelBuild build{&spec, {}, std::nullopt};
   build.result.object = dir.path() / "never-loaded.so";
   return run_under_ncu(NcuTool{ncu}, build, plan->sizes.front(), NcuMetrics::kblaster_list,
-                       dir.path() / "profiles" / "axpy.csv", 10.0);
+                       dir.path() / "profiles" / "axpy.csv", 10.0, 7);
 }
 
 TEST(NcuRun, RefusedCountersComeBackAsTheRunsProblem) {

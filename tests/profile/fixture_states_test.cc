@@ -10,6 +10,7 @@
 
 #include "cli/cli_run.h"
 #include "eval/profile_report.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -106,6 +107,37 @@ TEST(ClassifyCli, PrintsTheProfileDeltaBetweenTwoRuns) {
   EXPECT_EQ(j["delta"]["metrics"][0]["metric"], "duration");
   EXPECT_GT(j["delta"]["metrics"][0]["before"].get<double>(),
             10 * j["delta"]["metrics"][0]["after"].get<double>());
+}
+
+// classify --json is a classify result: the profile, where it was read from, and the
+// delta, valid against reports/schema/classify.schema.json.
+TEST(ClassifyCli, ItsJsonIsAClassifyResultThatValidatesAgainstItsSchema) {
+  const auto dir = testing::source_dir() / "tests/profile/fixtures/h200";
+  const auto source = testing::examples_dir() / "kernels/softmax.cu";
+  auto r = testing::run_kblaster({"classify", "--ncu-csv", (dir / "softmax.csv").string(),
+                                  "--source", source.string(), "--before-csv",
+                                  (dir / "softmax_slow.csv").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "classify");
+  EXPECT_EQ(j["csv"], (dir / "softmax.csv").string());
+  EXPECT_EQ(j["source"], source.string());
+  EXPECT_EQ(j["before"]["csv"], (dir / "softmax_slow.csv").string());
+  EXPECT_EQ(j["before"]["source"], source.string()) << "--before-source defaults to --source";
+  EXPECT_EQ(j["state"]["key"], "latency.memory_dependency_stalls");
+  EXPECT_TRUE(j["provenance"]["gpu"].is_null()) << "classify reads saved files";
+  EXPECT_EQ(j["provenance"]["command_line"][1], "classify");
+  testing::TempDir out;
+  EXPECT_TRUE(testing::is_valid_result(j, "classify", out));
+
+  j["state"]["bottleneck"] = "network";
+  j["delta"]["state_after"] = "Memory Bound";
+  j["rooflines"] = nullptr;
+  EXPECT_TRUE(testing::is_rejected_naming(j,
+                                          {"state/bottleneck: 'network' is not one of",
+                                           "delta/state_after: 'Memory Bound' does not match",
+                                           "Unevaluated properties are not allowed ('rooflines'"},
+                                          out));
 }
 
 TEST(ClassifyCli, AMissingOrBrokenCsvNamesTheFile) {

@@ -143,10 +143,7 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
   auto searched = write(WriteBack::never);
   ASSERT_TRUE(searched.ok()) << searched.error().message;
   OptimizeResult run;
-  run.provenance.kblaster_version = "0.1.0";
-  run.provenance.command_line = {"kblaster", "optimize"};
-  run.provenance.repository = repo.path().string();
-  run.provenance.started_at = run.provenance.finished_at = "2026-12-02T03:12:39Z";
+  run.provenance = testing::sample_provenance("optimize", {7, 1007, 1008, 1009});
   run.settings = {.budget = {},
                   .search_seed = 7,
                   .kb_file = "kb.sqlite",
@@ -168,17 +165,15 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
   EXPECT_GT(roofline["after"]["flops_per_s"].get<double>(), 0.0);
   EXPECT_EQ(optimize_exit_code(run), ExitCode::found_problem);
   testing::TempDir dir;
-  const auto [code, said] = testing::validate_result(j, dir);
-  EXPECT_EQ(code, 0) << said;
-  EXPECT_THAT(said, HasSubstr("ok (optimize, schema_version 1)"));
+  EXPECT_TRUE(testing::is_valid_result(j, "optimize", dir));
 
   nlohmann::json bad = j;
   bad["kernels"][0]["steps"][0]["outcome"] = "quicker";
   bad["kernels"][0]["final_ab"]["samples"]["a_s"][1] = -1.0;
-  const auto [rejected, why] = testing::validate_result(bad, dir);
-  EXPECT_EQ(rejected, 1) << why;
-  EXPECT_THAT(why, HasSubstr("kernels/0/steps/0/outcome: 'quicker' is not one of"));
-  EXPECT_THAT(why, HasSubstr("kernels/0/final_ab/samples/a_s/1"));
+  EXPECT_TRUE(testing::is_rejected_naming(
+      bad,
+      {"kernels/0/steps/0/outcome: 'quicker' is not one of", "kernels/0/final_ab/samples/a_s/1"},
+      dir));
 }
 
 TEST_F(OptimizeReportTest, EachStepNamesItsCandidateAndTheOutputSaysWhereItsTreeIs) {
