@@ -6,13 +6,18 @@
 Each file's "kind" picks reports/schema/<kind>.schema.json; the schemas refer to each
 other by file name (provenance.schema.json), resolved from that folder, never fetched.
 Prints one line per file, "ok" or every error with its JSON path, and exits 1 if any
-file fails, 2 on bad usage.
+file fails, 2 on bad usage, 3 when python3-jsonschema is not installed.
 """
 import json
 import pathlib
 import sys
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:
+    print("validate_result.py: python3-jsonschema is not installed (Debian: apt-get install "
+          "python3-jsonschema; scripts/setup.sh installs it)", file=sys.stderr)
+    sys.exit(3)
 
 SCHEMAS = pathlib.Path(__file__).resolve().parent.parent / "reports" / "schema"
 

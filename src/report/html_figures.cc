@@ -96,9 +96,17 @@ std::string kernel_figures(const KernelView& k) {
             : "<p class=\"note\">The result records no time per evaluation, so there is no "
               "chart against wall time.</p>\n";
   }
-  if (k.roofline)
+  // A workload that declares no FLOPs has no place in FLOP/s: say so instead.
+  const bool placed =
+      k.roofline && std::any_of(k.roofline->points.begin(), k.roofline->points.end(),
+                                [](const auto& p) { return p.intensity > 0 && p.flops_per_s > 0; });
+  if (placed)
     figures += figure("roofline", "Roofline, before and after",
                       roofline_chart(*k.roofline, k.name + ": roofline"));
+  else if (k.roofline)
+    figures +=
+        "<p class=\"note\">No roofline: the kernel declares no FLOPs (<code>flops</code> in its "
+        "spec), so it has no place in FLOP/s.</p>\n";
   return figures.empty() ? "" : "<div class=\"charts\">\n" + figures + "</div>\n";
 }
 

@@ -61,6 +61,34 @@ TEST(ResultFixtures, TheRealOptimizeResultValidatesAndCarriesItsEvidence) {
   EXPECT_FALSE(softmax["steps"].empty());
 }
 
+// One real H200 result of every kind that needs a GPU (bench/results/2026-12-02-h200-aa43406).
+TEST(ResultFixtures, EveryKindsRealH200ResultValidates) {
+  std::vector<std::string> argv = {"python3",
+                                   (testing::source_dir() / "scripts/validate_result.py").string()};
+  const std::vector<std::pair<const char*, const char*>> kinds = {
+      {"bench_axpy_matmul_naive.json", "bench"},
+      {"compare_slower_5.json", "compare"},
+      {"verify_axpy_softmax.json", "verify"},
+      {"profile_matmul_naive.json", "profile"},
+      {"optimize_softmax_slow_matmul_naive.json", "optimize"}};
+  for (const auto& [name, kind] : kinds)
+    argv.push_back((testing::source_dir() / kFixtures / name).string());
+  auto run = run_process(argv);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->exit_code, 0) << run->output;
+  for (const auto& [name, kind] : kinds)
+    EXPECT_THAT(run->output,
+                HasSubstr(std::string(name) + ": ok (" + kind + ", schema_version 1)"));
+
+  const auto compare = fixture("compare_slower_5.json");
+  EXPECT_THAT(compare["runs"][0]["reason"].get<std::string>(), ::testing::StartsWith("SLOWER"));
+  const auto bench = fixture("bench_axpy_matmul_naive.json");
+  EXPECT_FALSE(bench["kernels"][0]["measurement"]["samples"].empty()) << "raw samples kept";
+  const auto optimize = fixture("optimize_softmax_slow_matmul_naive.json");
+  EXPECT_EQ(optimize["kernels"][1]["roofline"]["after"]["limit"], "compute");
+  EXPECT_GT(optimize["kernels"][1]["steps"].back()["elapsed_s"].get<double>(), 0.0);
+}
+
 TEST(ResultFixtures, ANewKernelIsVerifiedAndNotTimed) {
   const auto added = fixture("ANewKernelWithAReferenceIsVerifiedThenNew.json");
   EXPECT_EQ(added["summary"], (nlohmann::json{{"NEW", 1}}));

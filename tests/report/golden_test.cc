@@ -31,8 +31,9 @@ const Golden kGoldens[] = {
     {"check_same", {kSame}},
     {"check_regression", {kWrong}},
     {"check_all", {kSlower, kSame, kWrong}},
-    {"optimize_seed41", {"tests/report/fixtures/optimize_seed41_h200.json"}},
-    {"check_and_optimize", {kSlower, "tests/report/fixtures/optimize_synthetic_roofline.json"}},
+    {"optimize", {"tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json"}},
+    {"check_and_optimize",
+     {kSlower, "tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json"}},
 };
 
 // What a failing test names.

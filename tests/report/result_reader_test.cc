@@ -56,22 +56,25 @@ TEST(ResultReader, ReadsAnUntimedRegression) {
 }
 
 TEST(ResultReader, ReadsAnOptimizeResult) {
-  auto view = read_result(fixture("tests/report/fixtures/optimize_seed41_h200.json"), "o.json");
+  auto view = read_result(
+      fixture("tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json"), "o.json");
   ASSERT_TRUE(view.ok()) << view.error().message;
-  ASSERT_EQ(view->kernels.size(), 5u);
+  ASSERT_EQ(view->kernels.size(), 2u);
   const KernelView& matmul = view->kernels[1];
   EXPECT_EQ(matmul.name, "matmul_naive");
   EXPECT_EQ(matmul.finding, Finding::faster);
   ASSERT_TRUE(matmul.ratio && matmul.ratio->low && matmul.ratio->high);
-  EXPECT_NEAR(matmul.ratio->value, 1 / 1.1999177732772879, 1e-12) << "head/base = 1/speedup";
-  EXPECT_NEAR(*matmul.ratio->high, 1 / 1.1978669363951657, 1e-12);
+  EXPECT_NEAR(matmul.ratio->value, 1 / 1.2098783567964462, 1e-12) << "head/base = 1/speedup";
+  EXPECT_NEAR(*matmul.ratio->high, 1 / 1.2066764415623061, 1e-12);
   EXPECT_THAT(matmul.path, ElementsAre("launch_geometry_tuning"));
-  ASSERT_EQ(matmul.search.size(), 8u);
-  EXPECT_EQ(matmul.search[7].evaluation, 8);
-  EXPECT_FALSE(matmul.search[0].elapsed_s);
+  ASSERT_EQ(matmul.search.size(), 11u);
+  EXPECT_EQ(matmul.search[10].evaluation, 11);
+  EXPECT_TRUE(matmul.search[0].elapsed_s) << "each step's time since the search began";
   ASSERT_TRUE(matmul.profile);
   EXPECT_EQ(matmul.profile->rows.front().metric, "duration");
-  EXPECT_FALSE(matmul.roofline);
+  ASSERT_TRUE(matmul.roofline);
+  ASSERT_EQ(matmul.roofline->points.size(), 2u);
+  EXPECT_EQ(matmul.roofline->points[0].intensity, 256.0) << "2·M·N·K over the minimum bytes";
 }
 
 TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
@@ -90,7 +93,7 @@ TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
   EXPECT_DOUBLE_EQ(*k.base_time->low, 1e-5) << "five samples: the CI spans them all";
   EXPECT_DOUBLE_EQ(*k.head_time->high, 5e-5);
 
-  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  auto optimize = fixture("tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json");
   optimize["kernels"][0]["final_ab"] = check["kernels"][1]["timing"];
   auto o = read_result(optimize, "o.json");
   ASSERT_TRUE(o.ok()) << o.error().message;
@@ -99,7 +102,7 @@ TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
 }
 
 TEST(ResultReader, SkippedKernelsAndResultsSayWhy) {
-  auto optimize = fixture("tests/report/fixtures/optimize_seed41_h200.json");
+  auto optimize = fixture("tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json");
   optimize["kernels"][2] = {{"kernel", "scale_rows"},
                             {"status", "skipped"},
                             {"skip_reason", "the baseline does not build"}};

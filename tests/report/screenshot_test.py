@@ -32,7 +32,7 @@ DEFAULT_RESULTS = [
     "tests/eval/fixtures/h200/UncoalescedAccessIsSlower.json",
     "tests/eval/fixtures/h200/CommentOnlyEditIsSame.json",
     "tests/eval/fixtures/h200/ChangedOutputIsAFunctionalRegression.json",
-    "tests/report/fixtures/optimize_synthetic_roofline.json",
+    "tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json",
 ]
 # Every chart the default results must yield, and how many of each.
 EXPECTED = {"time": 3, "speedup": 3, "progress-evaluations": 2, "progress-time": 2, "roofline": 1}
