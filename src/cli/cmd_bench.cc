@@ -5,6 +5,7 @@
 #include "cli/step_flags.h"
 #include "eval/bench_run.h"
 #include "eval/provenance.h"
+#include "report/report_dir.h"
 
 namespace kblaster {
 namespace {
@@ -14,6 +15,7 @@ struct BenchOptions {
   BuildFlags build;
   VerifyFlags verify;
   BenchFlags bench;
+  std::string report;  // --report DIR; "" = none
 };
 
 Result<ExitCode> bench_command(const BenchOptions& options, Session& session) {
@@ -22,7 +24,9 @@ Result<ExitCode> bench_command(const BenchOptions& options, Session& session) {
   auto run = run_bench(*repo, options.build, options.verify, options.bench,
                        command_provenance(session, repo->root), session);
   if (!run) return run.error();
-  if (options.common.json) session.out << to_json(*run).dump(2) << "\n";
+  const nlohmann::json value = to_json(*run);
+  if (!options.report.empty()) KB_TRY(write_report_dir({&value, 1}, options.report));
+  if (options.common.json) session.out << value.dump(2) << "\n";
   if (!run->skipped.empty()) session.progress << run->skipped << "\n";
   return bench_exit_code(*run);
 }
@@ -35,6 +39,7 @@ CommandAction setup_bench(CLI::App& app) {
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 60.0);
   add_bench_flags(app, options->bench);
+  add_report_flag(app, options->report);
   return [options](Session& session) { return bench_command(*options, session); };
 }
 

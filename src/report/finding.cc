@@ -19,6 +19,7 @@ constexpr FindingRow kRows[] = {
     {Finding::ambiguous, "AMBIGUOUS", "ambiguous", Tone::neutral},
     {Finding::faster, "FASTER", "faster", Tone::good},
     {Finding::same, "SAME", "unchanged", Tone::neutral},
+    {Finding::timed, "TIMED", "timed", Tone::neutral},
     {Finding::new_kernel, "NEW", "new", Tone::neutral},
     {Finding::deleted, "DELETED", "deleted", Tone::neutral},
     {Finding::unverified, "UNVERIFIED", "unverified", Tone::bad},

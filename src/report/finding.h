@@ -17,6 +17,7 @@ enum class Finding {
   ambiguous,
   faster,
   same,
+  timed,  // bench: verified and timed, with nothing to compare it against
   new_kernel,
   deleted,
   unverified,
@@ -40,8 +41,9 @@ std::string_view tone_name(Tone tone);
 
 // Every finding, in headline order.
 inline constexpr Finding kAllFindings[] = {
-    Finding::regression, Finding::build_failed, Finding::rejected,     Finding::slower,
-    Finding::ambiguous,  Finding::faster,       Finding::same,         Finding::new_kernel,
-    Finding::deleted,    Finding::unverified,   Finding::not_compared, Finding::skipped};
+    Finding::regression, Finding::build_failed, Finding::rejected,   Finding::slower,
+    Finding::ambiguous,  Finding::faster,       Finding::same,       Finding::timed,
+    Finding::new_kernel, Finding::deleted,      Finding::unverified, Finding::not_compared,
+    Finding::skipped};
 
 }  // namespace kblaster

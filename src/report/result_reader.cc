@@ -2,6 +2,7 @@
 
 #include "core/bounded_read.h"
 #include "core/input_limits.h"
+#include "report/bench_reader.h"
 #include "report/check_reader.h"
 #include "report/json_field.h"
 #include "report/optimize_reader.h"
@@ -20,6 +21,7 @@ struct ReaderRow {
 constexpr ReaderRow kReaders[] = {
     {ResultKind::check, "check", 1, &read_check},
     {ResultKind::optimize, "optimize", 1, &read_optimize},
+    {ResultKind::bench, "bench", 1, &read_bench},
 };
 
 // Whether arrays and objects in the JSON `text` nest deeper than `limit`; a scan

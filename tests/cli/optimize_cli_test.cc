@@ -67,6 +67,23 @@ TEST(OptimizeCli, ReportWritesTheResultAsMarkdownHtmlAndJsonIntoTheFolder) {
   EXPECT_EQ(code, 0) << said << "\nthe report's schema checks the optimize result inside it";
 }
 
+// bench takes --report DIR the same way, through the bench reader.
+TEST(BenchCli, ReportWritesTheResultAsMarkdownHtmlAndJsonIntoTheFolder) {
+  if (CudaDriverProbe().probe().present) GTEST_SKIP() << "a CUDA device is present";
+  testing::TempDir dir;
+  auto r = testing::run_kblaster({"bench", "examples/kernels", "--kernel", "axpy", "--report",
+                                  (dir.path() / "report").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const std::string md = testing::read_text(dir.path() / "report/report.md");
+  EXPECT_THAT(md, ::testing::StartsWith("## kblaster: 1 kernel skipped\n\n### bench\n"));
+  EXPECT_THAT(md,
+              ::testing::HasSubstr("| axpy | - | - | \u2013 | \u26AA SKIPPED | no CUDA device |"));
+  const auto report = nlohmann::json::parse(testing::read_text(dir.path() / "report/report.json"));
+  EXPECT_EQ(report["results"][0]["kind"], "bench");
+  const auto [code, said] = testing::validate_result(report, dir);
+  EXPECT_EQ(code, 0) << said << "\nthe report's schema checks the bench result inside it";
+}
+
 TEST(OptimizeCli, HelpNamesTheBudgetAndTheOutput) {
   auto r = testing::run_kblaster({"optimize", "--help"});
   EXPECT_EQ(r.exit_code, 0);

@@ -32,6 +32,7 @@ const Golden kGoldens[] = {
     {"check_regression", {kWrong}},
     {"check_all", {kSlower, kSame, kWrong}},
     {"optimize", {"tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json"}},
+    {"bench", {"tests/eval/fixtures/h200/bench_axpy_matmul_naive.json"}},
     {"check_and_optimize",
      {kSlower, "tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json"}},
 };

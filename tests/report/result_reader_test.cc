@@ -128,13 +128,32 @@ std::string error_of(const nlohmann::json& result) {
   return view.error().message;
 }
 
+TEST(ResultReader, ReadsABenchResult) {
+  auto view =
+      read_result(fixture("tests/eval/fixtures/h200/bench_axpy_matmul_naive.json"), "b.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  ASSERT_EQ(view->kernels.size(), 2u);
+  const KernelView& axpy = view->kernels[0];
+  EXPECT_EQ(axpy.finding, Finding::timed);
+  ASSERT_TRUE(axpy.head_time);
+  EXPECT_NEAR(axpy.head_time->value, 6.47680014371872e-05, 1e-15) << "the median";
+  EXPECT_FALSE(axpy.ratio) << "nothing to compare it with";
+  EXPECT_EQ(axpy.reason, "IQR 1.93%, CONVERGED, noise 0.02%");
+
+  auto failed = fixture("tests/eval/fixtures/h200/bench_axpy_matmul_naive.json");
+  failed["kernels"][1]["verification"]["status"] = "failed";
+  auto v = read_result(failed, "b.json");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(v->kernels[1].finding, Finding::regression);
+}
+
 TEST(ResultReader, ErrorsNameTheFileAndTheField) {
   auto r = fixture(kSlower);
   EXPECT_EQ(error_of(nlohmann::json::array()), "in.json: field `(top)`: a result is a JSON object");
   EXPECT_EQ(error_of({{"schema_version", 1}}), "in.json: field `kind`: missing; expected a string");
-  EXPECT_EQ(error_of({{"kind", "bench"}, {"schema_version", 1}}),
-            "in.json: field `kind`: `bench` is not a kind of result kblaster reports on (check, "
-            "optimize)");
+  EXPECT_EQ(error_of({{"kind", "compare"}, {"schema_version", 1}}),
+            "in.json: field `kind`: `compare` is not a kind of result kblaster reports on (check, "
+            "optimize, bench)");
   r["schema_version"] = 2;
   EXPECT_EQ(error_of(r),
             "in.json: field `schema_version`: version 2 of kind check is not one this kblaster "
