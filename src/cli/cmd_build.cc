@@ -3,7 +3,8 @@
 #include "cli/commands.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
-#include "eval/build_step.h"
+#include "eval/build_result.h"
+#include "eval/provenance.h"
 
 namespace kblaster {
 namespace {
@@ -16,10 +17,12 @@ struct BuildOptions {
 Result<ExitCode> run_build(const BuildOptions& options, Session& session) {
   auto repo = load_repository(options.common);
   if (!repo) return repo.error();
+  Provenance provenance = command_provenance(session, repo->root);
   auto report =
       build_kernels(*repo, options.build, session.device.probe(), session, ReferenceBuilds::build);
   if (!report) return report.error();
-  if (options.common.json) session.out << to_json(*report).dump(2) << "\n";
+  if (options.common.json)
+    session.out << build_result(*report, std::move(provenance)).dump(2) << "\n";
   return report->failed > 0 ? ExitCode::found_problem : ExitCode::ok;
 }
 

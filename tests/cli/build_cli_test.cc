@@ -6,6 +6,7 @@
 
 #include "cli_run.h"
 #include "gpu/device_probe.h"
+#include "result_schema.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -40,7 +41,11 @@ TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   auto again =
       run_kblaster({"build", "--json", "examples/kernels", "--cache-dir", cache.path().string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  auto j = nlohmann::json::parse(again.out);
+  const auto result = nlohmann::json::parse(again.out);
+  testing::TempDir dir;
+  EXPECT_TRUE(testing::is_valid_result(result, "build", dir));
+  EXPECT_THAT(result["provenance"]["nvcc_version"].get<std::string>(), HasSubstr("release"));
+  const auto& j = result["builds"];
   EXPECT_EQ(j["cache"]["hits"], 10);
   EXPECT_EQ(j["cache"]["compiled"], 0);
   for (const auto& k : j["kernels"]) {
@@ -123,7 +128,9 @@ args = [ { name = "o", type = "f32", shape = "1", role = "out" } ]
   auto r =
       run_kblaster({"build", "--json", repo.path().string(), "--cache-dir", cache.path().string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  auto j = nlohmann::json::parse(r.out);
+  const auto result = nlohmann::json::parse(r.out);
+  EXPECT_EQ(result["kind"], "build");
+  const auto& j = result["builds"];
   ASSERT_EQ(j["kernels"].size(), 4u);
   EXPECT_EQ(j["kernels"][0]["outcome"], "built");
   const auto& broken = j["kernels"][1];
