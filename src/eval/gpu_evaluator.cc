@@ -180,6 +180,7 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
   if (!plan) return plan.error();
   const SizePlan& size = plan->sizes.front();
   const auto csv = setup_.work_dir / "profiles" / (c.fingerprint() + ".csv");
+  if (!setup_.profiler) return Error::internal("GpuEvaluator: no Profiler in its setup");
   auto tree = write_tree(c);
   if (!tree) return tree.error();
   const KernelBuild built = as_kernel_build(setup_.spec, *b);

@@ -47,6 +47,7 @@ Result<KernelProfileResult> profile_kernel(const KernelBuild& b, GpuContext& gpu
   const SizePlan& size = plan->sizes.front();
   text << "profile " << spec.name << " at " << size_label(spec, spec.sizes.front())
        << " (not verified here; `kblaster verify` checks it)\n";
+  if (!settings.profiler) return Error::internal("profile_kernel: no Profiler in its settings");
   const bool full = settings.metrics == NcuMetrics::full_set;
   const auto csv = settings.csv_dir / (spec.name + (full ? ".full.csv" : ".csv"));
   auto profiled = settings.profiler->profile(

@@ -228,6 +228,22 @@ TEST_F(GpuEvaluatorTest, TheSearchsABsTimeOnSeedsFromTheRunsSeed) {
   EXPECT_EQ(prepared[1]["seed"], 6001u);
 }
 
+// A setup without a Profiler is kblaster's own bug: an internal error that says so.
+TEST_F(GpuEvaluatorTest, ASetupWithoutAProfilerIsAnInternalErrorNotACrash) {
+  KB_REQUIRE_NVCC(nvcc);
+  GpuEvaluatorSetup s{.spec = &config.kernels.at(0),
+                      .repo_root = repo.path(),
+                      .work_dir = work.path(),
+                      .cache_dir = work.path() / "cache",
+                      .arch = "sm_90",
+                      .seeds = {1, 2, 3}};
+  GpuEvaluator e(s, *nvcc, client, clock);
+  auto state = e.state_of(baseline);
+  ASSERT_FALSE(state.ok());
+  EXPECT_EQ(state.error().kind, ErrorKind::internal);
+  EXPECT_THAT(state.error().message, ::testing::HasSubstr("no Profiler"));
+}
+
 // A profiler that answers with axpy's real H200 profile and records what it was asked.
 class RecordingProfiler final : public Profiler {
  public:
