@@ -3,7 +3,8 @@
 
     scripts/validate_result.py RESULT.json [RESULT.json ...]
 
-Each file's "kind" picks reports/schema/<kind>.schema.json; the schemas refer to each
+Each file's "kind" picks reports/schema/<kind>.schema.json; a KB export, which is marked
+by "kblaster_kb" instead, is checked against kb_export.schema.json. The schemas refer to each
 other by file name (provenance.schema.json), resolved from that folder, never fetched.
 Prints one line per file, "ok" or every error with its JSON path, and exits 1 if any
 file fails, 2 on bad usage, 3 when python3-jsonschema is not installed.
@@ -58,6 +59,8 @@ def main(argv):
             failed = True
             continue
         kind = result.get("kind") if isinstance(result, dict) else None
+        if kind is None and isinstance(result, dict) and "kblaster_kb" in result:
+            kind = "kb_export"
         schema_path = SCHEMAS / f"{kind}.schema.json"
         if not isinstance(kind, str) or not schema_path.is_file():
             print(f"{name}: no schema for kind {kind!r} in {SCHEMAS}")

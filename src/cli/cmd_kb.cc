@@ -135,7 +135,8 @@ Result<ExitCode> run_kb(const KbOptions& options, Session& session) {
   if (options.show->parsed()) {
     auto catalogue = read_catalogue(options.kb);
     if (!catalogue) return catalogue.error();
-    return show_kb(snapshot->store(), *catalogue, options.query, options.common.json, session);
+    return show_kb(snapshot->store(), *catalogue, options.query, path, options.common.json,
+                   command_provenance(session, options.common.repo), session);
   }
   return stats_kb(snapshot->store(), path, options.common.json,
                   command_provenance(session, options.common.repo), session);

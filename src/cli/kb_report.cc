@@ -7,8 +7,9 @@
 namespace kblaster {
 
 Result<ExitCode> show_kb(const Store& store, const Catalogue& catalogue, const ShowQuery& query,
-                         bool json, Session& session) {
-  auto shown = kb_show(store, catalogue, query);
+                         const std::filesystem::path& path, bool json, Provenance provenance,
+                         Session& session) {
+  auto shown = kb_show(store, catalogue, query, path, std::move(provenance));
   if (!shown) return shown.error();
   if (json) {
     session.out << shown->dump(2) << "\n";

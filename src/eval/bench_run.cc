@@ -3,8 +3,26 @@
 #include "core/result_envelope.h"
 #include "eval/gpu_run.h"
 #include "eval/provenance.h"
+#include "eval/verify_step.h"
 
 namespace kblaster {
+
+BenchOutcome skipped_bench(const LoadedRepo& repo) {
+  BenchOutcome outcome;
+  for (auto& v : skipped_verifications(repo, "no CUDA device"))
+    outcome.kernels.push_back({.verification = std::move(v), .runs = {}, .stopped = {}});
+  return outcome;
+}
+
+Result<BenchOutcome> bench_builds(const BuildReport& builds, GpuContext& gpu,
+                                  const VerifyFlags& verify, const BenchFlags& bench,
+                                  Provenance& provenance, Session& session) {
+  auto outcome = verify_and_bench(builds, gpu, verify, bench, session);
+  if (!outcome) return outcome.error();
+  provenance.seeds = outcome->seeds;
+  record_sm_clock(provenance, timing_clocks(*outcome));
+  return outcome;
+}
 
 Result<BenchRun> run_bench(const LoadedRepo& repo, const BuildFlags& build,
                            const VerifyFlags& verify, const BenchFlags& bench,
@@ -14,15 +32,12 @@ Result<BenchRun> run_bench(const LoadedRepo& repo, const BuildFlags& build,
   if (!gpu) return gpu.error();
   if (!gpu->gpu) {
     run.skipped = "verification and measurement skipped: " + gpu->why_no_device;
-    for (auto& v : skipped_verifications(repo, "no CUDA device"))
-      run.outcome.kernels.push_back({.verification = std::move(v), .runs = {}, .stopped = {}});
+    run.outcome = skipped_bench(repo);
   } else {
-    auto outcome = verify_and_bench(gpu->builds, *gpu->gpu, verify, bench, session);
+    auto outcome = bench_builds(gpu->builds, *gpu->gpu, verify, bench, run.provenance, session);
     if (!outcome) return outcome.error();
     run.outcome = std::move(*outcome);
     run.builds = std::move(gpu->builds);
-    run.provenance.seeds = run.outcome.seeds;
-    record_sm_clock(run.provenance, timing_clocks(run.outcome));
   }
   stamp_finished(run.provenance);
   return run;

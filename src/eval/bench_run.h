@@ -27,6 +27,15 @@ Result<BenchRun> run_bench(const LoadedRepo& repo, const BuildFlags& build,
                            const VerifyFlags& verify, const BenchFlags& bench,
                            Provenance provenance, Session& session);
 
+// Each selected kernel of `repo`, its verification skipped: "no CUDA device".
+BenchOutcome skipped_bench(const LoadedRepo& repo);
+
+// verify_and_bench of `builds` on `gpu`, recording the seeds it drew and the median SM
+// clock of its timings in `provenance`.
+Result<BenchOutcome> bench_builds(const BuildReport& builds, GpuContext& gpu,
+                                  const VerifyFlags& verify, const BenchFlags& bench,
+                                  Provenance& provenance, Session& session);
+
 // The version of the bench result's JSON; reports/schema/bench.schema.json.
 inline constexpr int kBenchSchemaVersion = 1;
 

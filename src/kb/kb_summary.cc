@@ -88,7 +88,8 @@ Result<nlohmann::json> counts(const Store& store, const std::filesystem::path& p
 }  // namespace
 
 Result<nlohmann::json> kb_show(const Store& store, const Catalogue& catalogue,
-                               const ShowQuery& query) {
+                               const ShowQuery& query, const std::filesystem::path& path,
+                               Provenance provenance) {
   nlohmann::json states = nlohmann::json::array();
   for (const auto& info : catalogue.states) {
     if (!query.state.empty() && info.key != query.state) continue;
@@ -126,7 +127,14 @@ Result<nlohmann::json> kb_show(const Store& store, const Catalogue& catalogue,
     return Error::usage("--state " + query.state + ": not a state of the catalogue" +
                         did_you_mean(query.state, keys) + " (the states: " + known + ")");
   }
-  return nlohmann::json{{"arch", query.arch}, {"states", states}};
+  stamp_finished(provenance);
+  nlohmann::json j = result_envelope("kb_show", kKbShowSchemaVersion, provenance);
+  j["kb"] = path.string();
+  j["arch"] = query.arch;
+  j["top"] = query.top;
+  if (!query.state.empty()) j["state"] = query.state;
+  j["states"] = std::move(states);
+  return j;
 }
 
 Result<nlohmann::json> kb_stats(const Store& store, const std::filesystem::path& path,

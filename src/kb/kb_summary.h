@@ -32,10 +32,17 @@ struct ShowQuery {
   int top = 5;
 };
 
-// {"arch", "states": [{"state", "description", "best": [the `top` predictions, with
-// their evidence], "lessons": [the lessons of those techniques here]}]}. Error::usage
-// for a --state the catalogue does not have, naming the nearest one.
+// The version of the kb_show result's JSON; reports/schema/kb_show.schema.json.
+inline constexpr int kKbShowSchemaVersion = 1;
+
+// The kb_show result: {"kind": "kb_show", "schema_version", "provenance", "kb": path,
+// "arch", "top", "state" (only with a --state), "states": [{"state", "description",
+// "best": [the `top` predictions, with their evidence], "lessons": [the lessons of
+// those techniques here]}]}. `path` is the KB as the user knows it; `provenance` is
+// finished here. Error::usage for a --state the catalogue does not have, naming the
+// nearest one.
 Result<nlohmann::json> kb_show(const Store& store, const Catalogue& catalogue,
-                               const ShowQuery& query);
+                               const ShowQuery& query, const std::filesystem::path& path,
+                               Provenance provenance);
 
 }  // namespace kblaster

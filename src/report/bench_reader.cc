@@ -80,4 +80,12 @@ Result<ResultView> read_bench(const JsonField& root) {
   return view;
 }
 
+Result<ResultView> read_run(const JsonField& root) {
+  auto view = read_bench(root);
+  if (!view) return view.error();
+  view->kind = ResultKind::run;
+  view->title = "run";
+  return view;
+}
+
 }  // namespace kblaster

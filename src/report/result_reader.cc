@@ -22,6 +22,7 @@ constexpr ReaderRow kReaders[] = {
     {ResultKind::check, "check", 1, &read_check},
     {ResultKind::optimize, "optimize", 1, &read_optimize},
     {ResultKind::bench, "bench", 1, &read_bench},
+    {ResultKind::run, "run", 1, &read_run},
 };
 
 // Whether arrays and objects in the JSON `text` nest deeper than `limit`; a scan

@@ -11,7 +11,7 @@
 
 namespace kblaster {
 
-// The view of `result`, a value of a kind in the table (check, optimize, bench) at a
+// The view of `result`, a value of a kind in the table (check, optimize, bench, run) at a
 // schema_version its reader knows; `origin` names it in errors. The view keeps a
 // copy of `result`.
 Result<ResultView> read_result(const nlohmann::json& result, const std::string& origin);

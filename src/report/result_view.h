@@ -75,7 +75,7 @@ struct KernelView {
 };
 
 // The kinds of result a report reads.
-enum class ResultKind { check, optimize, bench };
+enum class ResultKind { check, optimize, bench, run };
 
 // "check", "optimize": the result's `kind`.
 std::string_view result_kind_name(ResultKind kind);

@@ -24,18 +24,28 @@ std::string last_line(const std::string& text) {
 }
 
 // One test, so the example kernels are compiled once: the run builds all of
-// them, and a second build finds every one in the cache.
+// them, and a second build finds every one in the cache. The run's --json is its
+// result value, and --report renders it.
 TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
-  testing::TempDir cache;
-  auto run = run_kblaster({"run", "examples/kernels", "--cache-dir", cache.path().string()});
+  testing::TempDir cache, report;
+  auto run = run_kblaster({"run", "examples/kernels", "--cache-dir", cache.path().string(),
+                           "--json", "--report", report.path().string()});
   EXPECT_THAT(run.err, HasSubstr("config: 10 kernel(s) from 2 spec file(s)"));
   EXPECT_THAT(run.err, HasSubstr("[10/10] reduce_sum"));
   EXPECT_THAT(run.err, HasSubstr("build: 10 compiled, 0 from cache, 0 failed"));
+  const auto value = nlohmann::json::parse(run.out);
+  testing::TempDir schema_dir;
+  EXPECT_TRUE(testing::is_valid_result(value, "run", schema_dir));
+  EXPECT_EQ(value["builds"]["cache"]["compiled"], 10);
+  EXPECT_EQ(value["kernels"].size(), 10u);
+  EXPECT_TRUE(std::filesystem::exists(report.path() / "report.md"));
   if (!CudaDriverProbe().probe().present) {
     EXPECT_EQ(run.exit_code, 3) << run.err;
     EXPECT_THAT(
         last_line(run.err),
         ::testing::StartsWith("verification and measurement skipped: no CUDA device present ("));
+    EXPECT_THAT(value["skipped"].get<std::string>(), HasSubstr("no CUDA device present ("));
+    for (const auto& k : value["kernels"]) EXPECT_EQ(k["verification"]["status"], "skipped");
   }
 
   auto again =

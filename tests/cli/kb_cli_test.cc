@@ -233,6 +233,10 @@ TEST(KbCli, ShowRanksTechniquesPerStateWithTheirSource) {
                          "--top", "3", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
+  testing::TempDir dir;
+  EXPECT_TRUE(testing::is_valid_result(j, "kb_show", dir));
+  EXPECT_EQ(j["state"], "memory.dram_saturated");
+  EXPECT_EQ(j["top"], 3);
   ASSERT_EQ(j["states"].size(), 1u);
   const auto& best = j["states"][0]["best"];
   ASSERT_EQ(best.size(), 3u);
@@ -305,6 +309,13 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
                                            "lessons: -1 is less than the minimum of 0"},
                                           dir));
 
+  // kb export is the KB's interchange document, not a result: it has its own schema.
+  auto exported = run_kblaster({"kb", "export", repo.path().string(), "--json"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto document = nlohmann::json::parse(exported.out);
+  EXPECT_EQ(document["trajectories"][0]["steps"].size(), 3u);
+  EXPECT_TRUE(testing::is_valid_result(document, "kb_export", dir));
+
   auto text = run_kblaster({"kb", "stats", repo.path().string()});
   EXPECT_THAT(text.out,
               HasSubstr("memory.dram_saturated  vectorized_access  sm_90: 3 of 3, +22.1%"));
@@ -315,6 +326,7 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   ASSERT_EQ(show.exit_code, 0) << show.err;
   bool exact = false;
   const auto shown = nlohmann::json::parse(show.out);
+  EXPECT_TRUE(testing::is_valid_result(shown, "kb_show", dir));
   for (const auto& b : shown["states"][0]["best"])
     exact = exact || (b["technique"] == "vectorized_access" && b["source"] == "exact");
   EXPECT_TRUE(exact) << show.out;

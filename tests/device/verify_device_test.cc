@@ -108,6 +108,26 @@ TEST_F(DeviceTest, AWriteOutOfBoundsWhileTimedFailsTheRecheck) {
   EXPECT_TRUE(testing::is_valid_result(j, "bench", cache));
 }
 
+// `kblaster run` on a device: built, verified and timed, as one run result that the
+// report renders.
+TEST_F(DeviceTest, RunBuildsVerifiesAndTimesIntoOneResult) {
+  testing::TempDir cache, report;
+  auto r =
+      run_kblaster({"run", "examples/kernels", "--kernel", "axpy", "--kernel", "softmax", "--json",
+                    "--report", report.path().string(), "--cache-dir", cache.path().string()});
+  keep("run_axpy_softmax", r);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  for (const auto& k : j["kernels"]) {
+    EXPECT_EQ(k["verification"]["status"], "passed") << k.dump(2);
+    EXPECT_EQ(k["measurement"]["trusted"], true) << k["name"];
+  }
+  EXPECT_GT(j["peak_bytes_per_s"].get<double>(), 0.0);
+  EXPECT_TRUE(std::filesystem::exists(report.path() / "report.html"));
+  EXPECT_TRUE(testing::is_valid_result(j, "run", cache));
+}
+
 // B does 5% more work than A (bench/results/2026-12-02-h200.md: SLOWER in every run). The
 // result carries every pair each run used, so a report can recompute the ratio of medians.
 TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {

@@ -153,7 +153,7 @@ TEST(ResultReader, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(error_of({{"schema_version", 1}}), "in.json: field `kind`: missing; expected a string");
   EXPECT_EQ(error_of({{"kind", "compare"}, {"schema_version", 1}}),
             "in.json: field `kind`: `compare` is not a kind of result kblaster reports on (check, "
-            "optimize, bench)");
+            "optimize, bench, run)");
   r["schema_version"] = 2;
   EXPECT_EQ(error_of(r),
             "in.json: field `schema_version`: version 2 of kind check is not one this kblaster "
