@@ -61,7 +61,8 @@ TEST(ResultFixtures, TheRealOptimizeResultValidatesAndCarriesItsEvidence) {
   EXPECT_FALSE(softmax["steps"].empty());
 }
 
-// One real H200 result of every kind that needs a GPU (bench/results/2026-12-02-h200-aa43406).
+// One real H200 result of every kind that needs a GPU (bench/results/2026-12-02-h200-aa43406;
+// run's from bench/results/2026-12-02-h200-2f07333).
 TEST(ResultFixtures, EveryKindsRealH200ResultValidates) {
   std::vector<std::string> argv = {"python3",
                                    (testing::source_dir() / "scripts/validate_result.py").string()};
@@ -70,7 +71,8 @@ TEST(ResultFixtures, EveryKindsRealH200ResultValidates) {
       {"compare_slower_5.json", "compare"},
       {"verify_axpy_softmax.json", "verify"},
       {"profile_matmul_naive.json", "profile"},
-      {"optimize_softmax_slow_matmul_naive.json", "optimize"}};
+      {"optimize_softmax_slow_matmul_naive.json", "optimize"},
+      {"run_axpy_softmax.json", "run"}};
   for (const auto& [name, kind] : kinds)
     argv.push_back((testing::source_dir() / kFixtures / name).string());
   auto run = run_process(argv);

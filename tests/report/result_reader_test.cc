@@ -147,6 +147,18 @@ TEST(ResultReader, ReadsABenchResult) {
   EXPECT_EQ(v->kernels[1].finding, Finding::regression);
 }
 
+// A run result holds bench's fields beside its builds, and reads as bench's does.
+TEST(ResultReader, ReadsARunResultAsABench) {
+  auto view = read_result(fixture("tests/eval/fixtures/h200/run_axpy_softmax.json"), "r.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_EQ(view->kind, ResultKind::run);
+  EXPECT_EQ(view->title, "run");
+  ASSERT_EQ(view->kernels.size(), 2u);
+  EXPECT_EQ(view->kernels[1].name, "softmax");
+  EXPECT_EQ(view->kernels[1].finding, Finding::timed);
+  EXPECT_EQ(view->kernels[1].reason, "IQR 1.70%, CONVERGED, noise 0.05%");
+}
+
 TEST(ResultReader, ErrorsNameTheFileAndTheField) {
   auto r = fixture(kSlower);
   EXPECT_EQ(error_of(nlohmann::json::array()), "in.json: field `(top)`: a result is a JSON object");
