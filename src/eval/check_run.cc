@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/bounded_read.h"
+#include "core/definition_line.h"
+#include "core/input_limits.h"
 #include "core/result_envelope.h"
 #include "eval/gpu_context.h"
 #include "eval/seed_source.h"
@@ -20,6 +23,13 @@ Result<BuildReport> build_side(const CheckSide& side, const BuildFlags& flags,
                                const DeviceInfo& device, Session& session, ReferenceBuilds refs) {
   session.progress << side.label << "\n";
   return build_kernels(side.repo, flags, device, session, refs);
+}
+
+// Where head's `spec` lives in the head tree at `root`: its source file and the line
+// its launcher is defined on (0 when the file does not read or the launcher is not found).
+std::size_t launcher_line(const std::filesystem::path& root, const KernelSpec& spec) {
+  auto text = read_bounded(root / spec.source, kMaxSourceBytes, "source");
+  return text ? definition_line(*text, spec.launcher) : 0;
 }
 
 }  // namespace
@@ -47,6 +57,10 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
     if (t.at_head) k.head = find_build(run.head_builds, t.kernel);
     kernels.push_back(k);
     run.rows.push_back(build_row(k));
+    if (k.head) {
+      run.rows.back().source = k.head->spec->source;
+      run.rows.back().line = launcher_line(inputs.head.repo.root, *k.head->spec);
+    }
   }
   // Only rows without a verdict from building need the GPU; with none, no device is missed.
   const bool needs_gpu = std::any_of(run.rows.begin(), run.rows.end(), [](const CheckRow& r) {

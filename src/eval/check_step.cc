@@ -104,8 +104,9 @@ CheckDecision decide_check(const CheckEvidence& e) {
 }
 
 CheckRow build_row(const CheckedKernel& k) {
-  CheckRow row{k.name, k.why,       outcome(k.base), outcome(k.head), KernelVerdict::pending,
-               "",     std::nullopt};
+  CheckRow row{
+      k.name, k.why, outcome(k.base), outcome(k.head), KernelVerdict::pending, "", std::nullopt,
+      "",     0};
   if (!k.head) {
     row.verdict = KernelVerdict::deleted;
     row.reason = "declared at base only";
@@ -187,13 +188,18 @@ void print_check_table(std::ostream& out, const std::vector<CheckRow>& rows) {
 }
 
 nlohmann::json to_json(const CheckRow& r) {
-  return {{"kernel", r.kernel},
-          {"why", r.why},
-          {"base", r.base},
-          {"head", r.head},
-          {"verdict", check_verdict_name(r.verdict)},
-          {"reason", r.reason},
-          {"timing", r.timing ? to_json(*r.timing) : nlohmann::json()}};
+  nlohmann::json j = {{"kernel", r.kernel},
+                      {"why", r.why},
+                      {"base", r.base},
+                      {"head", r.head},
+                      {"verdict", check_verdict_name(r.verdict)},
+                      {"reason", r.reason},
+                      {"timing", r.timing ? to_json(*r.timing) : nlohmann::json()}};
+  if (!r.source.empty()) {
+    j["source"] = {{"path", r.source}};
+    if (r.line > 0) j["source"]["line"] = r.line;
+  }
+  return j;
 }
 
 ExitCode check_exit_code(const std::vector<CheckRow>& rows, CheckConfig::FailOn fail_on) {

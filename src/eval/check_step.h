@@ -58,6 +58,8 @@ struct CheckRow {
   KernelVerdict verdict = KernelVerdict::pending;
   std::string reason;
   std::optional<AbResult> timing;  // base (A) against head (B), when timed and trusted
+  std::string source;              // head's source file, from the repository root; "" when deleted
+  std::size_t line = 0;            // the launcher's definition in it (definition_line); 0: unknown
 };
 
 // What check found out about a kernel on the GPU, in the order it finds it out.

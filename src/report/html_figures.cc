@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "report/charts.h"
-#include "report/escape.h"
+#include "core/markup_escape.h"
 #include "report/kernel_text.h"
 #include "report/number_text.h"
 #include "report/view_fields.h"

@@ -1,7 +1,7 @@
 #include "report/html_report.h"
 
 #include "report/comparability.h"
-#include "report/escape.h"
+#include "core/markup_escape.h"
 #include "report/headline.h"
 #include "report/html_figures.h"
 #include "report/html_style.h"

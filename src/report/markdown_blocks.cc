@@ -1,7 +1,7 @@
 #include "report/markdown_blocks.h"
 
 #include "report/comparability.h"
-#include "report/escape.h"
+#include "core/markup_escape.h"
 #include "report/headline.h"
 #include "report/kernel_text.h"
 #include "report/number_text.h"

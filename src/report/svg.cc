@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "report/escape.h"
+#include "core/markup_escape.h"
 
 namespace kblaster {
 namespace {

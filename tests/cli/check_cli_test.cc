@@ -129,6 +129,8 @@ TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {
   EXPECT_EQ(p["base_sha"], repo.base);
   EXPECT_EQ(p["head_sha"], repo.head);
   EXPECT_TRUE(p["gpu"].is_null()) << "nothing ran on a GPU";
+  EXPECT_EQ(j["kernels"][0]["source"], (nlohmann::json{{"path", "k/a.cu"}, {"line", 3}}))
+      << "where annotations go: the launcher's definition in head's source";
   EXPECT_THAT(p["nvcc_version"].get<std::string>(), HasSubstr("release"));
   EXPECT_EQ(p["repository"],
             std::filesystem::absolute(repo.dir.path()).lexically_normal().string());

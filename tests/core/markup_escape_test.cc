@@ -1,6 +1,6 @@
 // Strings from results (kernel names and reasons come from untrusted PRs) cannot
 // become markup.
-#include "report/escape.h"
+#include "core/markup_escape.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "report/escape.h"
+#include "core/markup_escape.h"
 
 namespace kblaster {
 namespace {

@@ -1,0 +1,70 @@
+#include "github/check_run_output.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+nlohmann::json fixture(const char* name) {
+  std::ifstream in(testing::source_dir() / "tests/eval/fixtures/h200" / name);
+  return nlohmann::json::parse(in);
+}
+
+TEST(CheckRunOutput, TheConclusionFollowsTheResultsOwnFailOn) {
+  auto slower = fixture("UncoalescedAccessIsSlower.json");
+  EXPECT_EQ(check_conclusion(slower), "failure");
+  slower["fail_on"] = "error";
+  EXPECT_EQ(check_conclusion(slower), "success") << "SLOWER does not fail under fail_on error";
+  EXPECT_EQ(check_conclusion(fixture("ChangedOutputIsAFunctionalRegression.json")), "failure");
+  EXPECT_EQ(check_conclusion(fixture("CommentOnlyEditIsSame.json")), "success");
+  auto never = fixture("ChangedOutputIsAFunctionalRegression.json");
+  never["fail_on"] = "never";
+  EXPECT_EQ(check_conclusion(never), "success");
+
+  auto skipped = fixture("CommentOnlyEditIsSame.json");
+  skipped["kernels"][0]["verdict"] = "SKIPPED";
+  EXPECT_EQ(check_conclusion(skipped), "neutral") << "nothing was measured";
+  EXPECT_EQ(check_conclusion(nlohmann::json::object()), "neutral");
+}
+
+TEST(CheckRunOutput, SlowerAndWrongKernelsAreAnnotatedOnTheirLauncherLine) {
+  auto check = fixture("UncoalescedAccessIsSlower.json");
+  check["kernels"][0]["source"] = {{"path", "kernels/axpy.cu"}, {"line", 12}};
+  check["kernels"][1]["source"] = {{"path", "kernels/axpy_small.cu"}};
+  auto annotations = check_annotations(check);
+  ASSERT_EQ(annotations.size(), 2u);
+  EXPECT_EQ(annotations[0].path, "kernels/axpy.cu");
+  EXPECT_EQ(annotations[0].start_line, 12u);
+  EXPECT_EQ(annotations[0].level, "failure");
+  EXPECT_EQ(annotations[0].title, "axpy: SLOWER");
+  EXPECT_EQ(annotations[0].message, check["kernels"][0]["reason"]);
+  EXPECT_EQ(annotations[1].start_line, 1u) << "no line known: the file's first";
+  const auto j = to_json(annotations[0]);
+  EXPECT_EQ(j["annotation_level"], "failure");
+  EXPECT_EQ(j["end_line"], 12);
+
+  check["fail_on"] = "error";
+  EXPECT_EQ(check_annotations(check)[0].level, "warning");
+  check["kernels"][0].erase("source");
+  EXPECT_EQ(check_annotations(check).size(), 1u) << "a kernel with no source has nowhere to go";
+  EXPECT_TRUE(check_annotations(fixture("CommentOnlyEditIsSame.json")).empty());
+}
+
+TEST(CheckRunOutput, AnnotationsGoFiftyPerRequest) {
+  std::vector<Annotation> many(120);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i].start_line = i + 1;
+  const auto batches = annotation_batches(many);
+  ASSERT_EQ(batches.size(), 3u);
+  EXPECT_EQ(batches[0].size(), 50u);
+  EXPECT_EQ(batches[1].size(), 50u);
+  EXPECT_EQ(batches[2].size(), 20u);
+  EXPECT_EQ(batches[2].back().start_line, 120u);
+  EXPECT_TRUE(annotation_batches({}).empty());
+}
+
+}  // namespace
+}  // namespace kblaster

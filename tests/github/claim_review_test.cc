@@ -1,0 +1,86 @@
+#include "github/claim_review.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A real H200 check result (tests/eval/fixtures/h200).
+nlohmann::json fixture(const char* name) {
+  std::ifstream in(testing::source_dir() / "tests/eval/fixtures/h200" / name);
+  return nlohmann::json::parse(in);
+}
+
+// The real SLOWER row of axpy read the other way round, as a PR that undid that change
+// would measure: head/base 1/12.37, so a speedup of 12.37x (CI 12.32..12.55).
+nlohmann::json faster_check() {
+  auto check = fixture("UncoalescedAccessIsSlower.json");
+  auto& row = check["kernels"][0];
+  auto& t = row["timing"];
+  const double ratio = t["ratio"], low = t["ci_low"], high = t["ci_high"];
+  t["ratio"] = 1 / ratio;
+  t["ci_low"] = 1 / high;
+  t["ci_high"] = 1 / low;
+  t["verdict"] = row["verdict"] = "FASTER";
+  row["reason"] = "FASTER: significantly faster";
+  return check;
+}
+
+TEST(ClaimReview, AClaimWithinTheCiIsConfirmedAndOneAboveItOverstated) {
+  const auto check = faster_check();
+  const auto answers =
+      answer_claims({{"axpy", 12.0, 3}, {"axpy", 12.5, 4}, {"axpy", 20.0, 5}}, check);
+  ASSERT_EQ(answers.size(), 3u);
+  ASSERT_TRUE(answers[0].measured);
+  EXPECT_NEAR(answers[0].measured->value, 12.3714, 1e-3);
+  EXPECT_NEAR(answers[0].measured->low, 12.3246, 1e-3);
+  EXPECT_NEAR(answers[0].measured->high, 12.5472, 1e-3);
+  EXPECT_EQ(answers[0].verdict, ClaimVerdict::confirmed) << "an understatement is confirmed";
+  EXPECT_EQ(answers[1].verdict, ClaimVerdict::confirmed) << "inside the CI";
+  EXPECT_EQ(answers[2].verdict, ClaimVerdict::overstated);
+}
+
+TEST(ClaimReview, SlowerSameWrongAndUnmeasuredKernelsEachGetTheirAnswer) {
+  const auto slower = answer_claims({{"axpy", 1.5, 1}}, fixture("UncoalescedAccessIsSlower.json"));
+  EXPECT_EQ(slower[0].verdict, ClaimVerdict::not_faster);
+  EXPECT_THAT(slower[0].reason, HasSubstr("significantly slower"));
+
+  const auto same = answer_claims({{"softmax", 1.5, 1}}, fixture("CommentOnlyEditIsSame.json"));
+  EXPECT_EQ(same[0].verdict, ClaimVerdict::not_faster);
+
+  const auto wrong =
+      answer_claims({{"relu", 1.5, 1}}, fixture("ChangedOutputIsAFunctionalRegression.json"));
+  EXPECT_EQ(wrong[0].verdict, ClaimVerdict::fails_verification);
+  EXPECT_THAT(wrong[0].reason, HasSubstr("functional regression"));
+  EXPECT_EQ(review_event(wrong, false), "COMMENT");
+  EXPECT_EQ(review_event(wrong, true), "REQUEST_CHANGES");
+
+  const auto absent = answer_claims({{"gemm", 2.0, 1}}, fixture("CommentOnlyEditIsSame.json"));
+  EXPECT_EQ(absent[0].verdict, ClaimVerdict::not_measured);
+  EXPECT_EQ(absent[0].reason, "this PR's check has no kernel gemm (it is not changed here)");
+  EXPECT_EQ(review_event(absent, true), "COMMENT");
+
+  const auto garbage = answer_claims({{"axpy", 2.0, 1}}, nlohmann::json("not a result"));
+  EXPECT_EQ(garbage[0].verdict, ClaimVerdict::not_measured);
+}
+
+TEST(ClaimReview, TheBodyHasARowPerClaimAndTheLinesNotRead) {
+  const auto answers = answer_claims({{"axpy", 12.0, 3}, {"axpy", 20.0, 4}}, faster_check());
+  const std::string body =
+      review_body(answers, {"line 9: no kernel name after \"kernel:\""}, "ec7d1da3");
+  EXPECT_THAT(body, ::testing::StartsWith("<!-- kblaster:review head=ec7d1da3 -->\n"));
+  EXPECT_THAT(body, HasSubstr("## kblaster: 1 of 2 claimed speedup(s) confirmed"));
+  EXPECT_THAT(body, HasSubstr("| axpy | 12.00x | 12.37x (12.32–12.55) | **confirmed** |"));
+  EXPECT_THAT(body, HasSubstr("| axpy | 20.00x | 12.37x (12.32–12.55) | **overstated** |"));
+  EXPECT_THAT(body, HasSubstr("- line 9: no kernel name after \"kernel:\""));
+}
+
+}  // namespace
+}  // namespace kblaster
