@@ -1,11 +1,11 @@
 // `kblaster bench [REPO]`: verify each kernel, then time it at its timed size
 // (nvbench's method; see measure_step.h). Needs a CUDA device.
 #include "cli/commands.h"
+#include "cli/local_reports.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/bench_run.h"
 #include "eval/provenance.h"
-#include "report/report_dir.h"
 
 namespace kblaster {
 namespace {
@@ -25,7 +25,7 @@ Result<ExitCode> bench_command(const BenchOptions& options, Session& session) {
                        command_provenance(session, repo->root), session);
   if (!run) return run.error();
   const nlohmann::json value = to_json(*run);
-  if (!options.report.empty()) KB_TRY(write_report_dir({&value, 1}, options.report));
+  KB_TRY(write_local_reports(value, options.report, session));
   if (options.common.json) session.out << value.dump(2) << "\n";
   if (!run->skipped.empty()) session.progress << run->skipped << "\n";
   return bench_exit_code(*run);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/local_reports.h"
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/step_flags.h"
@@ -12,7 +13,6 @@
 #include "git/change_plan.h"
 #include "git/materialize.h"
 #include "github/event_trust.h"
-#include "report/report_dir.h"
 
 namespace kblaster {
 namespace {
@@ -101,7 +101,7 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
   const std::vector<CheckRow>& rows = run->rows;
 
   const nlohmann::json result = to_json(inputs, *run);
-  if (!options.report.empty()) KB_TRY(write_report_dir({&result, 1}, options.report));
+  KB_TRY(write_local_reports(result, options.report, session));
   if (options.common.json) {
     session.out << result.dump(2) << "\n";
   } else {

@@ -4,10 +4,10 @@
 // folder with a JSON result. The user's source is only rewritten with --apply.
 #include "cli/commands.h"
 #include "cli/kb_location.h"
+#include "cli/local_reports.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/provenance.h"
-#include "report/report_dir.h"
 #include "search/optimize_result.h"
 
 namespace kblaster {
@@ -42,7 +42,7 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
                              command_provenance(session, repo->root), session);
   if (!result) return result.error();
   const nlohmann::json value = to_json(*result);
-  if (!o.report.empty()) KB_TRY(write_report_dir({&value, 1}, o.report));
+  KB_TRY(write_local_reports(value, o.report, session));
   if (o.common.json) session.out << value.dump(2) << "\n";
   if (!result->skipped.empty()) session.progress << result->skipped << "\n";
   return optimize_exit_code(*result);

@@ -2,11 +2,11 @@
 // plan, build every kernel, then, on a machine with a CUDA device, verify and
 // time each (as `kblaster bench`). Without one it says so and exits 3.
 #include "cli/commands.h"
+#include "cli/local_reports.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/ci_run.h"
 #include "eval/provenance.h"
-#include "report/report_dir.h"
 
 namespace kblaster {
 namespace {
@@ -29,7 +29,7 @@ Result<ExitCode> run_command(const RunOptions& options, Session& session) {
                     command_provenance(session, repo->root), session);
   if (!run) return run.error();
   const nlohmann::json value = to_json(*run);
-  if (!options.report.empty()) KB_TRY(write_report_dir({&value, 1}, options.report));
+  KB_TRY(write_local_reports(value, options.report, session));
   if (options.common.json) session.out << value.dump(2) << "\n";
   if (run->builds.failed > 0)
     session.progress << run->builds.failed << " kernel(s) failed to build\n";

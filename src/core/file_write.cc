@@ -42,9 +42,14 @@ Error write_failure(const std::filesystem::path& path, std::string_view doing,
   return Error::io("cannot " + std::string(doing) + " " + path.string() + ": " + error.message());
 }
 
-Status write_file(const std::filesystem::path& path, std::string_view text, FileSync sync) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return write_failure(path, "write", errno);
+namespace {
+
+// Opens `path` with `flags`, writes `text` with write(2), checking every write and the
+// close (and fsync, with FileSync::to_disk).
+Status write_open(const std::filesystem::path& path, std::string_view text, int flags,
+                  FileSync sync, std::string_view doing) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+  if (fd < 0) return write_failure(path, doing, errno);
   int error = 0;
   for (std::size_t done = 0; done < text.size() && error == 0;) {
     const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
@@ -56,8 +61,18 @@ Status write_file(const std::filesystem::path& path, std::string_view text, File
   }
   if (error == 0 && sync == FileSync::to_disk && ::fsync(fd) != 0) error = errno;
   if (::close(fd) != 0 && error == 0 && errno != EINTR) error = errno;
-  if (error != 0) return write_failure(path, "write", error);
+  if (error != 0) return write_failure(path, doing, error);
   return Ok{};
+}
+
+}  // namespace
+
+Status write_file(const std::filesystem::path& path, std::string_view text, FileSync sync) {
+  return write_open(path, text, O_TRUNC, sync, "write");
+}
+
+Status append_file(const std::filesystem::path& path, std::string_view text) {
+  return write_open(path, text, O_APPEND, FileSync::none, "append to");
 }
 
 Status make_directories(const std::filesystem::path& dir) {

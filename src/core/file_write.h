@@ -26,6 +26,10 @@ enum class FileSync { none, to_disk };
 Status write_file(const std::filesystem::path& path, std::string_view text,
                   FileSync sync = FileSync::none);
 
+// Creates `path` if absent and appends `text` to it (O_APPEND), checked as write_file
+// checks; errors from write_failure ("cannot append to PATH: …").
+Status append_file(const std::filesystem::path& path, std::string_view text);
+
 // std::filesystem::create_directories, its failure from write_failure.
 Status make_directories(const std::filesystem::path& dir);
 
