@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config git
   libgit2-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libtomlplusplus-dev
-  libsqlite3-dev libgtest-dev libgmock-dev libcli11-dev python3 python3-jsonschema
+  libsqlite3-dev libgtest-dev libgmock-dev libcli11-dev libcpp-httplib-dev python3
+  python3-jsonschema
   chromium-headless-shell
 )
 

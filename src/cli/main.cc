@@ -32,7 +32,8 @@ int run(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 done, nothing regressed; 1 found a regression, wrong result or rejected "
       "candidate; 2 bad usage or config; 3 the environment lacks something (GPU, nvcc, ncu, "
-      "token, disk space, a writable directory); 4 internal error.");
+      "token, disk space, a writable directory); 4 internal error; 5 a remote service (GitHub, an "
+      "LLM API) failed.");
   bool show_version = false;
   app.add_flag("--version", show_version, "Print the version, the nvcc version and the GPU found");
   std::vector<std::pair<CLI::App*, CommandAction>> actions;

@@ -9,6 +9,8 @@ enum class ExitCode : int {
   bad_config = 2,           // bad usage or bad config
   missing_environment = 3,  // no CUDA device, no nvcc, no ncu, no token
   internal_error = 4,       // a bug: the message asks for a report
+  remote_failure = 5,       // a remote service (GitHub, an LLM API) failed; the result was kept
+                            // locally
 };
 
 inline int to_int(ExitCode code) { return static_cast<int>(code); }

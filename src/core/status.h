@@ -19,6 +19,8 @@ enum class ErrorKind {
                 // exit 4, as a bug. Callers that know the cause is the machine's or the user's
                 // (a permission, a damaged KB) say so with environment or usage instead.
   internal,     // a bug in kblaster
+  remote,       // a remote service (GitHub, an LLM API) failed or refused a call after retries:
+                // not kblaster's bug, nor this machine's; exit 5
 };
 
 // A failure with a human-readable message; `where` is "file:line:col" when known.
@@ -34,6 +36,7 @@ struct Error {
   static Error environment(std::string m) { return {ErrorKind::environment, std::move(m), {}}; }
   static Error io(std::string m) { return {ErrorKind::io, std::move(m), {}}; }
   static Error internal(std::string m) { return {ErrorKind::internal, std::move(m), {}}; }
+  static Error remote(std::string m) { return {ErrorKind::remote, std::move(m), {}}; }
 
   // "where: message" or just the message.
   std::string describe() const { return where.empty() ? message : where + ": " + message; }
@@ -50,6 +53,8 @@ inline ExitCode exit_code_for(ErrorKind kind) {
     case ErrorKind::io:
     case ErrorKind::internal:
       return ExitCode::internal_error;
+    case ErrorKind::remote:
+      return ExitCode::remote_failure;
   }
   return ExitCode::internal_error;
 }

@@ -16,5 +16,11 @@ TEST(ExitCodeFor, UnexpectedFailuresExitFourNotThree) {
   EXPECT_EQ(exit_code_for(ErrorKind::internal), ExitCode::internal_error);
 }
 
+TEST(ExitCodeFor, ARemoteServiceFailingExitsFiveNotAsABug) {
+  EXPECT_EQ(exit_code_for(ErrorKind::remote), ExitCode::remote_failure);
+  EXPECT_EQ(to_int(ExitCode::remote_failure), 5)
+      << "GitHub or an LLM API failing is neither kblaster's bug (4) nor a missing GPU (3)";
+}
+
 }  // namespace
 }  // namespace kblaster
