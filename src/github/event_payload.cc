@@ -64,7 +64,12 @@ Result<EventRevisions> parse_event(const std::string& event_name, const std::str
     r.head = *head;
     auto head_repo = string_at(root, {"pull_request", "head", "repo", "full_name"}, source);
     auto base_repo = string_at(root, {"pull_request", "base", "repo", "full_name"}, source);
-    r.from_fork = head_repo && base_repo && *head_repo != *base_repo;
+    // A head repository that is missing (a fork deleted since) counts as another's.
+    r.from_fork = !head_repo || !base_repo || *head_repo != *base_repo;
+    const json& pull = root["pull_request"];
+    if (pull.contains("number") && pull["number"].is_number_integer() &&
+        pull["number"].get<std::int64_t>() > 0)
+      r.number = pull["number"].get<std::int64_t>();
     return r;
   }
   if (event_name == "push") {

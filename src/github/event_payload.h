@@ -3,6 +3,7 @@
 // ($GITHUB_EVENT_NAME).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -14,7 +15,9 @@ struct EventRevisions {
   std::string event;                // "pull_request", "pull_request_target" or "push"
   std::optional<std::string> base;  // nullopt: a push that created the branch (no before)
   std::string head;
-  bool from_fork = false;  // a pull request whose head lives in another repository
+  // A pull request whose head lives in another repository, or in none any more.
+  bool from_fork = false;
+  std::optional<std::int64_t> number;  // the pull request's number; nullopt for a push
 };
 
 // For pull_request(_target): base.sha and head.sha of the pull request (not the
