@@ -17,5 +17,6 @@ CommandAction setup_profile(CLI::App& app);
 CommandAction setup_classify(CLI::App& app);
 CommandAction setup_optimize(CLI::App& app);
 CommandAction setup_report(CLI::App& app);
+CommandAction setup_publish(CLI::App& app);
 
 }  // namespace kblaster
