@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/local_reports.h"
+#include "cli/publish_flags.h"
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/step_flags.h"
@@ -23,8 +24,34 @@ struct CheckOptions {
   bool allow_untrusted = false;
   BuildFlags build;
   VerifyFlags verify;
-  std::string report;  // --report DIR; "" = none
+  std::string report;    // --report DIR; "" = none
+  bool publish = false;  // --publish: on GitHub, as `kblaster publish` does
+  std::int64_t pr = 0;   // --pr: the pull request when the range is not from its event
+  PublishFlags publish_flags;
 };
+
+// The Publisher of a --publish run on the range `want` resolved to `head`; nullptr without
+// --publish, or for a fork's PR that gets no write calls.
+Result<std::unique_ptr<Publisher>> open_publisher(const CheckOptions& options,
+                                                  const RequestedRange& want, const CommitId& head,
+                                                  Session& session) {
+  const PublishFlags& f = options.publish_flags;
+  if (!options.publish) {
+    if (options.pr > 0 || f.review || !f.dry_run.empty())
+      return Error::usage("--pr, --review and --dry-run publish: give --publish with them");
+    return std::unique_ptr<Publisher>();
+  }
+  PublishTarget target{.pr = std::nullopt, .head_sha = head.hex, .from_fork = false};
+  if (want.event) {
+    target.pr = want.event->number;
+    target.from_fork = want.event->from_fork;
+  }
+  if (options.pr > 0) target.pr = options.pr;
+  auto publisher = open_publisher(options.publish_flags, target, session);
+  if (!publisher || !*publisher) return publisher;
+  KB_TRY((*publisher)->start_check_run());
+  return publisher;
+}
 
 // One end of the range written to disk: `names` of `config` selected, under the
 // shared compile cache of `repo_root`.
@@ -42,6 +69,65 @@ Status materialize_side(const Repo& git, const CommitId& commit, const Config& c
       if (k.name == name) side.repo.selected.push_back(&k);
   side.label = "revision " + commit.short_hex() + " in " + dir->string();
   return Ok{};
+}
+
+// What check found: its result value, and the exit code its verdicts give.
+struct Checked {
+  nlohmann::json result;
+  ExitCode exit_code = ExitCode::ok;
+};
+
+// Materialises both ends of `plan`, builds, verifies and times its hit kernels, writes the
+// local reports and prints the result.
+Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& want,
+                           const ChangePlan& plan, const std::filesystem::path& repo_root,
+                           const Repo& git, Session& session) {
+  const RevisionRange* range = &plan.range;
+  const CheckConfig& policy = plan.head_config.check;
+
+  CheckInputs inputs;
+  inputs.source = want.source;
+  inputs.policy = policy;
+  std::vector<std::string> head_names, base_names;
+  for (const auto& hit : plan.changes.hits) {
+    const bool at_head = hit.why != KernelHit::Why::deleted;
+    inputs.targets.push_back({hit.kernel, why_name(hit.why), hit.base_name, at_head});
+    if (at_head) head_names.push_back(hit.kernel);
+    if (hit.base_name && plan.base_config) base_names.push_back(*hit.base_name);
+  }
+  if (want.base)
+    session.progress << "check: " << plan.changes.hits.size() << " kernel(s) hit from "
+                     << range->base.short_hex() << " to " << range->head.short_hex() << " ("
+                     << want.source << ")\n";
+  else
+    session.progress << "check: no base revision (" << want.source
+                     << "): the push created its branch, so all " << plan.changes.hits.size()
+                     << " kernel(s) at " << range->head.short_hex()
+                     << " are new: verified, not timed\n";
+  KB_TRY(materialize_side(git, range->head, plan.head_config, head_names, repo_root, inputs.head));
+  if (plan.base_config && !base_names.empty()) {
+    inputs.base.emplace();
+    KB_TRY(
+        materialize_side(git, range->base, *plan.base_config, base_names, repo_root, *inputs.base));
+  }
+  BuildFlags build = options.build;
+  if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
+  Provenance provenance = command_provenance(session, repo_root);
+  if (want.base) provenance.base_sha = range->base.hex;
+  provenance.head_sha = range->head.hex;
+  auto run = run_check(inputs, build, options.verify, std::move(provenance), session);
+  if (!run) return run.error();
+  const std::vector<CheckRow>& rows = run->rows;
+
+  Checked checked{to_json(inputs, *run), check_run_exit_code(*run, policy.fail_on)};
+  KB_TRY(write_local_reports(checked.result, options.report, session));
+  if (options.common.json) {
+    session.out << checked.result.dump(2) << "\n";
+  } else {
+    print_check_table(session.out, rows);
+  }
+  if (!run->skipped.empty()) session.progress << run->skipped << "\n";
+  return checked;
 }
 
 Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
@@ -62,53 +148,15 @@ Result<ExitCode> check_command(const CheckOptions& options, Session& session) {
       load_change_plan(options.common, **git, want,
                        options.revisions.merge_base ? BaseMode::merge_base : BaseMode::as_given);
   if (!plan) return plan.error();
-  const RevisionRange* range = &plan->range;
-  const CheckConfig& policy = plan->head_config.check;
-
-  CheckInputs inputs;
-  inputs.source = want.source;
-  inputs.policy = policy;
-  std::vector<std::string> head_names, base_names;
-  for (const auto& hit : plan->changes.hits) {
-    const bool at_head = hit.why != KernelHit::Why::deleted;
-    inputs.targets.push_back({hit.kernel, why_name(hit.why), hit.base_name, at_head});
-    if (at_head) head_names.push_back(hit.kernel);
-    if (hit.base_name && plan->base_config) base_names.push_back(*hit.base_name);
+  auto publisher = open_publisher(options, want, plan->range.head, session);
+  if (!publisher) return publisher.error();
+  auto checked = check_plan(options, want, *plan, repo_root, **git, session);
+  if (!checked) {
+    if (*publisher) (*publisher)->fail(checked.error().describe());
+    return checked.error();
   }
-  if (want.base)
-    session.progress << "check: " << plan->changes.hits.size() << " kernel(s) hit from "
-                     << range->base.short_hex() << " to " << range->head.short_hex() << " ("
-                     << want.source << ")\n";
-  else
-    session.progress << "check: no base revision (" << want.source
-                     << "): the push created its branch, so all " << plan->changes.hits.size()
-                     << " kernel(s) at " << range->head.short_hex()
-                     << " are new: verified, not timed\n";
-  KB_TRY(
-      materialize_side(**git, range->head, plan->head_config, head_names, repo_root, inputs.head));
-  if (plan->base_config && !base_names.empty()) {
-    inputs.base.emplace();
-    KB_TRY(materialize_side(**git, range->base, *plan->base_config, base_names, repo_root,
-                            *inputs.base));
-  }
-  BuildFlags build = options.build;
-  if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
-  Provenance provenance = command_provenance(session, repo_root);
-  if (want.base) provenance.base_sha = range->base.hex;
-  provenance.head_sha = range->head.hex;
-  auto run = run_check(inputs, build, options.verify, std::move(provenance), session);
-  if (!run) return run.error();
-  const std::vector<CheckRow>& rows = run->rows;
-
-  const nlohmann::json result = to_json(inputs, *run);
-  KB_TRY(write_local_reports(result, options.report, session));
-  if (options.common.json) {
-    session.out << result.dump(2) << "\n";
-  } else {
-    print_check_table(session.out, rows);
-  }
-  if (!run->skipped.empty()) session.progress << run->skipped << "\n";
-  return check_run_exit_code(*run, policy.fail_on);
+  if (*publisher) KB_TRY(publish_with(**publisher, {checked->result}));
+  return checked->exit_code;
 }
 
 }  // namespace
@@ -124,6 +172,12 @@ CommandAction setup_check(CLI::App& app) {
   add_build_flags(app, options->build);
   add_verify_flags(app, options->verify, 120.0);
   add_report_flag(app, options->report);
+  app.add_flag("--publish", options->publish,
+               "Publish on GitHub: the sticky PR comment, a check run (in progress while "
+               "measuring) and, with --review, the claims review");
+  app.add_option("--pr", options->pr, "With --publish: the pull request (default: the event's)")
+      ->check(CLI::PositiveNumber);
+  add_publish_flags(app, options->publish_flags);
   return [options](Session& session) { return check_command(*options, session); };
 }
 

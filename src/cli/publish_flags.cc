@@ -3,10 +3,6 @@
 #include <cstdlib>
 
 #include "eval/seed_source.h"
-#include "github/github_api.h"
-#include "github/publish.h"
-#include "net/curl_transport.h"
-#include "net/dry_run_transport.h"
 #include "report/publish_text.h"
 
 namespace kblaster {
@@ -42,68 +38,43 @@ void add_publish_flags(CLI::App& app, PublishFlags& flags) {
                  "Environment variable holding the GitHub token (default GITHUB_TOKEN)");
 }
 
+std::optional<PublisherOptions> publisher_options(const PublishFlags& flags) {
+  auto comment = parse_comment_mode(flags.comment);
+  if (!comment) return std::nullopt;
+  return PublisherOptions{.comment = *comment,
+                          .comment_key = flags.comment_key,
+                          .check_run = !flags.no_check_run,
+                          .review = flags.review,
+                          .request_changes = flags.request_changes,
+                          .fork_writes = flags.fork_writes,
+                          .dry_run = flags.dry_run,
+                          .repository = flags.repository,
+                          .token_env = flags.token_env};
+}
+
+Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, PublishTarget target,
+                                                  Session& session) {
+  auto options = publisher_options(flags);
+  if (!options) return Error::usage("--comment " + flags.comment + ": always, on-change or never");
+  return Publisher::open(*options, std::move(target),
+                         {.env = environment_value,
+                          .clock = session.clock,
+                          .jitter_seed = draw_seed(),
+                          .progress = session.progress});
+}
+
+Status publish_with(Publisher& publisher, const std::vector<nlohmann::json>& results) {
+  auto text = publish_text(results, "the results to publish");
+  if (!text) return Error::internal(text.error().message);
+  return publisher.publish(results, {text->markdown, text->headline, text->digest});
+}
+
 Status publish_results(const std::vector<nlohmann::json>& results, const PublishTarget& target,
                        const PublishFlags& flags, Session& session) {
-  if (flags.request_changes && !flags.review)
-    return Error::usage("--request-changes needs --review");
-  if (flags.review && !target.pr) return Error::usage("--review needs a pull request (--pr)");
-  if (target.from_fork && !flags.fork_writes && flags.dry_run.empty()) {
-    session.progress << "publish: the pull request comes from a fork, so no write calls are made "
-                        "(its token is read-only; --publish-forks with another token overrides). "
-                        "The report is in the job summary and the --report files.\n";
-    return Ok{};
-  }
-  auto text = publish_text(results, "the results to publish");
-  if (!text) return text.error();
-
-  const EnvironmentLookup env = environment_value;
-  auto github = github_target(env, flags.token_env, flags.repository);
-  if (!github && !flags.dry_run.empty() && github.error().kind == ErrorKind::environment) {
-    const EnvironmentLookup no_token = [&](const std::string& name) {
-      return name == flags.token_env ? std::optional<std::string>("dry-run") : env(name);
-    };
-    github = github_target(no_token, flags.token_env, flags.repository);
-  }
-  if (!github) return github.error();
-
-  std::unique_ptr<HttpTransport> transport;
-  if (flags.dry_run.empty()) {
-    transport = std::make_unique<CurlTransport>();
-  } else {
-    auto dry =
-        std::make_unique<DryRunTransport>(flags.dry_run, std::vector<std::string>{github->token});
-    KB_TRY(dry->open());
-    transport = std::move(dry);
-  }
-  HttpClient http(*transport,
-                  real_client_services(session.clock, draw_seed(),
-                                       [&session](const std::string& line) {
-                                         session.progress << "  " << line << "\n";
-                                       }),
-                  {.service = "GitHub", .retry = {}, .secrets = {github->token}});
-  GitHubApi api(http, *github);
-  const PublishPlan plan{.pr = target.pr,
-                         .head_sha = target.head_sha,
-                         .results = results,
-                         .markdown = text->markdown,
-                         .headline = text->headline,
-                         .digest = text->digest,
-                         .comment = *parse_comment_mode(flags.comment),
-                         .comment_key = flags.comment_key,
-                         .check_run = !flags.no_check_run,
-                         .review = flags.review,
-                         .request_changes = flags.request_changes};
-  session.progress << "publish: " << (flags.dry_run.empty() ? "" : "(dry run) ") << github->owner
-                   << "/" << github->repo
-                   << (target.pr ? " pull request #" + std::to_string(*target.pr) : "")
-                   << (target.head_sha.empty() ? "" : " at " + target.head_sha.substr(0, 12))
-                   << " via " << github->api_url << "\n";
-  auto outcome = publish(api, plan);
-  if (!outcome) return outcome.error();
-  for (const auto& line : outcome->done) session.progress << "published " << line << "\n";
-  if (!flags.dry_run.empty())
-    session.progress << "dry run: nothing was sent; the requests are in " << flags.dry_run << "\n";
-  return Ok{};
+  auto publisher = open_publisher(flags, target, session);
+  if (!publisher) return publisher.error();
+  if (!*publisher) return Ok{};
+  return publish_with(**publisher, results);
 }
 
 }  // namespace kblaster

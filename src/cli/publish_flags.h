@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "github/publisher.h"
 
 namespace kblaster {
 
@@ -27,18 +28,17 @@ struct PublishFlags {
 // Adds the flags above to `app`, bound to `flags`.
 void add_publish_flags(CLI::App& app, PublishFlags& flags);
 
-// Where the results go: a pull request (and the head it was measured at), or a commit.
-struct PublishTarget {
-  std::optional<std::int64_t> pr;
-  std::string head_sha;    // "" = the PR's head
-  bool from_fork = false;  // the PR's head is another repository's
-};
+// The Publisher these flags ask for (Publisher::open, with this process's environment,
+// the session's clock and progress, and a jitter seed from the seed source).
+Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, PublishTarget target,
+                                                  Session& session);
 
-// Publishes `results` (values as the commands make them) to `target` with `flags`: no
-// write call for a fork's PR unless --publish-forks (says so and returns Ok); else the
-// sticky comment, the check run and, with --review, the claims review, through libcurl or,
-// with --dry-run, into its file. Prints what was done on progress. Errors: bad flags
-// (usage), no token (environment), a failed call (remote: exit 5).
+// Publishes `results` (values as the commands make them) through `publisher`, their texts
+// rendered by report/publish_text. Errors: Publisher::publish's.
+Status publish_with(Publisher& publisher, const std::vector<nlohmann::json>& results);
+
+// open_publisher, then publish_with: for results saved before (`kblaster publish`). A
+// fork's PR without --publish-forks is Ok with nothing sent.
 Status publish_results(const std::vector<nlohmann::json>& results, const PublishTarget& target,
                        const PublishFlags& flags, Session& session);
 

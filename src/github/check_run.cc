@@ -51,4 +51,19 @@ Status finish_check_run(GitHubApi& api, std::int64_t id, const CheckRunReport& r
   return Ok{};
 }
 
+Status fail_check_run(GitHubApi& api, std::int64_t id, std::string_view reason) {
+  const nlohmann::json request = {
+      {"status", "completed"},
+      {"conclusion", "failure"},
+      {"completed_at", utc_timestamp(std::chrono::system_clock::now())},
+      {"output",
+       {{"title", "kblaster failed"},
+        {"summary", fit_body("kblaster could not finish this check, so it has no verdicts:\n\n" +
+                                 std::string(reason),
+                             kMaxCheckOutputChars)}}}};
+  auto reply = api.call(HttpMethod::patch, "check-runs/" + std::to_string(id), request);
+  if (!reply) return reply.error();
+  return Ok{};
+}
+
 }  // namespace kblaster

@@ -39,4 +39,8 @@ Result<std::int64_t> start_check_run(GitHubApi& api, std::string_view name,
 // annotations sent so far, which the error names.
 Status finish_check_run(GitHubApi& api, std::int64_t id, const CheckRunReport& report);
 
+// Completes check run `id` as failed because kblaster itself could not finish: title
+// "kblaster failed", `reason` as its summary (cut to GitHub's limit). Errors: the call's.
+Status fail_check_run(GitHubApi& api, std::int64_t id, std::string_view reason);
+
 }  // namespace kblaster

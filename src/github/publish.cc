@@ -42,7 +42,8 @@ Error after(Error error, const PublishOutcome& outcome) {
 // The annotations, conclusion and report of `check` completed on a new check run.
 Status publish_check_run(GitHubApi& api, const PublishPlan& plan, const std::string& head_sha,
                          const nlohmann::json& check, PublishOutcome& outcome) {
-  auto id = start_check_run(api, kCheckRunName, head_sha);
+  auto id = plan.check_run_id ? Result<std::int64_t>(*plan.check_run_id)
+                              : start_check_run(api, kCheckRunName, head_sha);
   if (!id) return id.error();
   const CheckRunReport report{.conclusion = std::string(check_conclusion(check)),
                               .title = plan.headline,

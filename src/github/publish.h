@@ -25,10 +25,11 @@ struct PublishPlan {
   std::string headline;                 // its headline: the check run's title
   std::string digest;                   // its findings' digest (on-change)
   CommentMode comment = CommentMode::always;
-  std::string comment_key = "kblaster";  // one sticky comment per key
-  bool check_run = true;                 // for check results
-  bool review = false;                   // answer the PR body's speedup claims
-  bool request_changes = false;          // review event REQUEST_CHANGES on a failed verification
+  std::string comment_key = "kblaster";      // one sticky comment per key
+  bool check_run = true;                     // for check results
+  std::optional<std::int64_t> check_run_id;  // one started in progress earlier; else made here
+  bool review = false;                       // answer the PR body's speedup claims
+  bool request_changes = false;  // review event REQUEST_CHANGES on a failed verification
 };
 
 // One line per thing done, for the user: "comment: edited https://…".
@@ -38,10 +39,10 @@ struct PublishOutcome {
 
 // With a PR: reads the PR (its head SHA when none is given, its body for claims), then
 // keeps the sticky comment (by `comment`), and for the check results completes a check
-// run named kCheckRunName on the head SHA with the conclusion, headline, report and
-// annotations, and with `review` posts the claims review. Without a PR only the check
-// run is made. Stops at the first failed call: Error::remote naming it, with what was
-// already done said in the message.
+// run (`check_run_id`, or a new one named kCheckRunName on the head SHA) with the
+// conclusion, headline, report and annotations, and with `review` posts the claims review. Without
+// a PR only the check run is made. Stops at the first failed call: Error::remote naming it, with
+// what was already done said in the message.
 Result<PublishOutcome> publish(GitHubApi& api, const PublishPlan& plan);
 
 }  // namespace kblaster
