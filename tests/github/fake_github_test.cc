@@ -333,6 +333,15 @@ TEST_F(FakeGitHubTest, ATimeoutMayStillHaveDoneTheWrite) {
   EXPECT_EQ(github.requests().back().status, 201);
 }
 
+TEST_F(FakeGitHubTest, ABodyARouteDidNotExpectIsA500ThatSaysSo) {
+  github.push_commit("other", {{"kernels/softmax.cu", "v3"}});
+  RawReply r = client.post(kRepo + "/pulls",
+                           {{"title", "t"}, {"head", "other"}, {"base", "main"}, {"draft", "yes"}});
+  EXPECT_EQ(r.status, 500);
+  EXPECT_THAT(r.body["message"].get<std::string>(), HasSubstr("FakeGitHub could not handle"));
+  EXPECT_EQ(client.get(kRepo).status, 200) << "and goes on serving";
+}
+
 TEST_F(FakeGitHubTest, RecordsEveryRequestAsSent) {
   client.post(kRepo + "/issues/" + std::to_string(pull) + "/comments?x=1", {{"body", "hi"}});
   client.get("/repos/someone/else");

@@ -197,7 +197,12 @@ void FakeGitHub::serve(const httplib::Request& req, httplib::Response& res) {
         return problem(
             403, "Resource not accessible by integration",
             "https://docs.github.com/rest/overview/permissions-required-for-github-apps");
-      return route->handle(state_, call);
+      try {
+        return route->handle(state_, call);
+      } catch (const std::exception& e) {  // a body the route did not expect: say so, loudly
+        return problem(500, std::string("FakeGitHub could not handle this request: ") + e.what(),
+                       "tests/support/README.md");
+      }
     }
     return not_found();
   }();

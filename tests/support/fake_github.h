@@ -25,6 +25,7 @@
 
 namespace kblaster::testing {
 
+// The repository FakeGitHub serves, the token it takes, and what it starts with.
 struct FakeGitHubOptions {
   RepositoryFacts repo;                               // acme/kernels, default branch main
   std::string token = "ghs_fake_installation_token";  // Bearer or token

@@ -17,6 +17,7 @@
 
 namespace kblaster::testing {
 
+// An issue or pull request comment.
 struct FakeComment {
   std::int64_t id = 0;
   int number = 0;  // the issue or pull request
@@ -26,6 +27,7 @@ struct FakeComment {
   std::int64_t updated_at = 0;
 };
 
+// A check run with its output and every annotation any request added.
 struct FakeCheckRun {
   std::int64_t id = 0;
   std::string name;
@@ -41,6 +43,7 @@ struct FakeCheckRun {
   std::optional<std::int64_t> completed_at;
 };
 
+// A pull request review, with its inline comments as the request gave them.
 struct FakeReview {
   std::int64_t id = 0;
   int number = 0;
@@ -51,6 +54,7 @@ struct FakeReview {
   std::int64_t submitted_at = 0;
 };
 
+// A commit of the git data API (or seeded).
 struct FakeCommit {
   std::string sha;
   std::string tree;
@@ -59,6 +63,7 @@ struct FakeCommit {
   std::int64_t time = 0;
 };
 
+// A file of a tree: its mode, type and blob sha.
 struct TreeEntry {
   std::string mode = "100644";
   std::string type = "blob";
@@ -66,6 +71,7 @@ struct TreeEntry {
 };
 using FlatTree = std::map<std::string, TreeEntry>;  // by full path: trees are kept flat
 
+// The repository's whole state; FakeGitHub locks around every read and change.
 struct FakeGitHubState {
   GitHubSite site;
   RepositoryFacts repo;
@@ -82,10 +88,11 @@ struct FakeGitHubState {
   std::vector<PullFacts> pulls;
   std::vector<FakeReview> reviews;
 
-  std::int64_t tick() { return ++clock; }
-  std::int64_t new_id() { return ++next_id; }
+  std::int64_t tick() { return ++clock; }      // the time of a write
+  std::int64_t new_id() { return ++next_id; }  // comments, check runs, reviews
+  // "<api_url>/repos/owner/name", what object URLs start with.
   std::string api_root() const { return site.api_url + "/repos/" + repo.full_name(); }
-  PullFacts* pull(int number);
+  PullFacts* pull(int number);  // nullptr when there is none
 };
 
 // One request to a route, parsed.

@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <httplib.h>
 #include <netinet/in.h>
-#include <spawn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -16,8 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "support/openapi_subset.h"
-
-extern char** environ;
 
 namespace kblaster::testing {
 
@@ -31,16 +31,17 @@ std::filesystem::path description_file() {
   return tools_dir() / "node_modules/@octokit/openapi/generated/api.github.com.json";
 }
 
-bool on_path(const std::string& program) {
+// The program's path in a PATH directory; "" when it is in none.
+std::string find_on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "";
   for (std::size_t start = 0, end; start <= dirs.size(); start = end + 1) {
     end = dirs.find(':', start);
     if (end == std::string::npos) end = dirs.size();
     const auto candidate = std::filesystem::path(dirs.substr(start, end - start)) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return true;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
   }
-  return false;
+  return "";
 }
 
 // A port nobody listens on now (the kernel's pick for port 0); 0 on failure.
@@ -70,26 +71,30 @@ bool listening(int port) {
   return ok;
 }
 
-// Starts `argv` in a process group of its own, stdin from /dev/null, stdout and stderr
-// into `log`.
+// Starts `argv` (argv[0] a path) in a process group of its own, stdin from /dev/null,
+// stdout and stderr into `log`. The child gets SIGKILL when this thread's process dies,
+// so that a test killed by ctest's timeout leaves no Prism behind.
 Result<pid_t> spawn(const std::vector<std::string>& argv, const std::filesystem::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attributes);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (rc != 0) return Error::environment("cannot start " + argv[0] + ": " + std::strerror(rc));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return Error::environment(std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) {  // only async-signal-safe calls from here to exec
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0) ::_exit(127);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so that the group exists before anyone signals it
   return pid;
 }
 
@@ -138,7 +143,8 @@ const std::vector<std::string>& described_github_paths() {
 }
 
 std::string prism_unavailable_reason() {
-  if (!on_path("node")) return "node is not on PATH (scripts/setup.sh installs nodejs and npm)";
+  if (find_on_path("node").empty())
+    return "node is not on PATH (scripts/setup.sh installs nodejs and npm)";
   if (!std::filesystem::exists(prism_script()) || !std::filesystem::exists(description_file()))
     return "Prism and GitHub's OpenAPI description are not installed in " + tools_dir().string() +
            " (scripts/setup.sh --deps-only runs npm ci there)";
@@ -165,9 +171,9 @@ Result<std::unique_ptr<PrismProxy>> PrismProxy::start(const std::string& upstrea
 
   proxy->prism_port_ = free_port();
   const auto log = proxy->dir_.path() / "prism.log";
-  auto pid = spawn({"node", std::filesystem::canonical(prism_script()).string(), "proxy",
-                    spec.string(), upstream_url, "--errors", "--host", "127.0.0.1", "--port",
-                    std::to_string(proxy->prism_port_), "--verboseLevel", "warn"},
+  auto pid = spawn({find_on_path("node"), std::filesystem::canonical(prism_script()).string(),
+                    "proxy", spec.string(), upstream_url, "--errors", "--host", "127.0.0.1",
+                    "--port", std::to_string(proxy->prism_port_), "--verboseLevel", "warn"},
                    log);
   if (!pid) return pid.error();
   proxy->prism_ = ProcessGroup(*pid);
