@@ -4,7 +4,8 @@
 # for nvcc, builds build/kblaster in Release, and runs the main job on the bundled
 # example repository.
 #   scripts/setup.sh              everything
-#   scripts/setup.sh --deps-only  only the packages and the nvcc check
+#   scripts/setup.sh --deps-only  only the packages (Debian's and tools/github-api's npm
+#                                 packages) and the nvcc check
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,12 +21,25 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm run Prism, which checks the tests' GitHub requests against GitHub's OpenAPI
+# description. Debian's nodejs and npm come only when the commands are missing: a nodejs from
+# elsewhere (NodeSource) brings its own npm, and Debian's npm would conflict with it.
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Prism and GitHub's REST and webhook descriptions for the tests, at the versions
+# tools/github-api/package-lock.json pins; installed again when the lock file changes.
+tools=tools/github-api
+if ! cmp -s "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"; then
+  echo "setup: installing Prism and GitHub's OpenAPI descriptions in $tools (npm ci)"
+  (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"
 fi
 
 nvcc="${KBLASTER_NVCC:-$(command -v nvcc || true)}"

@@ -6,25 +6,41 @@
 #include <string>
 #include <vector>
 
+#include "support/webhook_payloads.h"
+
 namespace kblaster {
 namespace {
+
+using nlohmann::json;
+using testing::GitHubSite;
+using testing::pull_request_event;
+using testing::PullFacts;
+using testing::PullRequestAction;
+using testing::push_event;
+using testing::PushFacts;
+using testing::RepositoryFacts;
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// Trimmed from real payloads: only the fields kblaster reads, plus neighbours
-// that must not be mistaken for them (the merge commit's sha, the repo ids).
-const char* kPullRequest = R"JSON({
-  "action": "synchronize",
-  "number": 42,
-  "pull_request": {
-    "merge_commit_sha": "cccccccccccccccccccccccccccccccccccccccc",
-    "base": { "ref": "main", "sha": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-              "repo": { "full_name": "acme/kernels" } },
-    "head": { "ref": "faster-softmax", "sha": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-              "repo": { "full_name": "acme/kernels" } }
-  }
-})JSON";
+// Built to GitHub's webhook schemas (support/webhook_payloads.h, checked against them in
+// webhook_payloads_test.cc), with a merge commit sha that must not be mistaken for a side.
+std::string pull_request_payload(const PullFacts& pull) {
+  json event =
+      pull_request_event(GitHubSite(), pull, PullRequestAction::synchronize, std::string(40, 'd'));
+  event["pull_request"]["merge_commit_sha"] = std::string(40, 'c');
+  return event.dump();
+}
+
+PullFacts sample_pull() {
+  PullFacts pull;
+  pull.number = 42;
+  pull.base_sha = std::string(40, 'a');
+  pull.head_sha = std::string(40, 'b');
+  return pull;
+}
+
+const std::string kPullRequest = pull_request_payload(sample_pull());
 
 TEST(EventPayload, PullRequestComparesBaseShaWithHeadShaNotTheMergeCommit) {
   auto r = parse_event("pull_request", kPullRequest, "event.json");
@@ -35,18 +51,21 @@ TEST(EventPayload, PullRequestComparesBaseShaWithHeadShaNotTheMergeCommit) {
 }
 
 TEST(EventPayload, PullRequestFromAForkIsMarked) {
-  std::string payload = kPullRequest;
-  payload.replace(payload.rfind("acme/kernels"), 12, "mallory/kernels");
-  auto r = parse_event("pull_request_target", payload, "event.json");
+  PullFacts pull = sample_pull();
+  RepositoryFacts fork;
+  fork.owner = {.login = "mallory"};
+  pull.head_repo = fork;
+  auto r = parse_event("pull_request_target", pull_request_payload(pull), "event.json");
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(r->from_fork);
 }
 
 TEST(EventPayload, PushComparesBeforeWithAfter) {
-  auto r = parse_event(
-      "push", R"({"ref":"refs/heads/main","before":"1111111111111111111111111111111111111111",
-                                   "after":"2222222222222222222222222222222222222222"})",
-      "event.json");
+  PushFacts push;
+  push.before = std::string(40, '1');
+  push.after = std::string(40, '2');
+  push.commits = {{.id = push.after, .tree_id = std::string(40, 'e')}};
+  auto r = parse_event("push", push_event(GitHubSite(), push).dump(), "event.json");
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->base, "1111111111111111111111111111111111111111");
   EXPECT_EQ(r->head, "2222222222222222222222222222222222222222");
@@ -88,9 +107,9 @@ TEST(EventPayload, ShaFieldsMustBeObjectIdsNotRevisionExpressions) {
     EXPECT_THAT(r.error().message,
                 StartsWith("event.json: `before` is `" + before + "`, not an object id"));
   }
-  std::string payload = kPullRequest;
-  payload.replace(payload.find("bbbb"), 40, "HEAD@{1}");
-  auto pr = parse_event("pull_request", payload, "event.json");
+  PullFacts pull = sample_pull();
+  pull.head_sha = "HEAD@{1}";
+  auto pr = parse_event("pull_request", pull_request_payload(pull), "event.json");
   ASSERT_FALSE(pr.ok());
   EXPECT_THAT(pr.error().message,
               HasSubstr("`pull_request.head.sha` is `HEAD@{1}`, not an object id"));
