@@ -4,35 +4,31 @@
 
 #include <fstream>
 
-#include "test_paths.h"
+#include "h200_fixtures.h"
 
 namespace kblaster {
 namespace {
 
-nlohmann::json fixture(const char* name) {
-  std::ifstream in(testing::source_dir() / "tests/eval/fixtures/h200" / name);
-  return nlohmann::json::parse(in);
-}
-
 TEST(CheckRunOutput, TheConclusionFollowsTheResultsOwnFailOn) {
-  auto slower = fixture("UncoalescedAccessIsSlower.json");
+  auto slower = testing::h200_fixture("UncoalescedAccessIsSlower.json");
   EXPECT_EQ(check_conclusion(slower), "failure");
   slower["fail_on"] = "error";
   EXPECT_EQ(check_conclusion(slower), "success") << "SLOWER does not fail under fail_on error";
-  EXPECT_EQ(check_conclusion(fixture("ChangedOutputIsAFunctionalRegression.json")), "failure");
-  EXPECT_EQ(check_conclusion(fixture("CommentOnlyEditIsSame.json")), "success");
-  auto never = fixture("ChangedOutputIsAFunctionalRegression.json");
+  EXPECT_EQ(check_conclusion(testing::h200_fixture("ChangedOutputIsAFunctionalRegression.json")),
+            "failure");
+  EXPECT_EQ(check_conclusion(testing::h200_fixture("CommentOnlyEditIsSame.json")), "success");
+  auto never = testing::h200_fixture("ChangedOutputIsAFunctionalRegression.json");
   never["fail_on"] = "never";
   EXPECT_EQ(check_conclusion(never), "success");
 
-  auto skipped = fixture("CommentOnlyEditIsSame.json");
+  auto skipped = testing::h200_fixture("CommentOnlyEditIsSame.json");
   skipped["kernels"][0]["verdict"] = "SKIPPED";
   EXPECT_EQ(check_conclusion(skipped), "neutral") << "nothing was measured";
   EXPECT_EQ(check_conclusion(nlohmann::json::object()), "neutral");
 }
 
 TEST(CheckRunOutput, SlowerAndWrongKernelsAreAnnotatedOnTheirLauncherLine) {
-  auto check = fixture("UncoalescedAccessIsSlower.json");
+  auto check = testing::h200_fixture("UncoalescedAccessIsSlower.json");
   check["kernels"][0]["source"] = {{"path", "kernels/axpy.cu"}, {"line", 12}};
   check["kernels"][1]["source"] = {{"path", "kernels/axpy_small.cu"}};
   auto annotations = check_annotations(check);
@@ -51,7 +47,7 @@ TEST(CheckRunOutput, SlowerAndWrongKernelsAreAnnotatedOnTheirLauncherLine) {
   EXPECT_EQ(check_annotations(check)[0].level, "warning");
   check["kernels"][0].erase("source");
   EXPECT_EQ(check_annotations(check).size(), 1u) << "a kernel with no source has nowhere to go";
-  EXPECT_TRUE(check_annotations(fixture("CommentOnlyEditIsSame.json")).empty());
+  EXPECT_TRUE(check_annotations(testing::h200_fixture("CommentOnlyEditIsSame.json")).empty());
 }
 
 TEST(CheckRunOutput, AnnotationsGoFiftyPerRequest) {

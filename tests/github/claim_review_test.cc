@@ -5,32 +5,17 @@
 
 #include <fstream>
 
-#include "test_paths.h"
+#include "h200_fixtures.h"
 
 namespace kblaster {
 namespace {
 
 using ::testing::HasSubstr;
 
-// A real H200 check result (tests/eval/fixtures/h200).
-nlohmann::json fixture(const char* name) {
-  std::ifstream in(testing::source_dir() / "tests/eval/fixtures/h200" / name);
-  return nlohmann::json::parse(in);
-}
-
-// The real SLOWER row of axpy read the other way round, as a PR that undid that change
-// would measure: head/base 1/12.37, so a speedup of 12.37x (CI 12.32..12.55).
+// The real SLOWER check of axpy read the other way round: a speedup of 12.37x (CI
+// 12.32..12.55).
 nlohmann::json faster_check() {
-  auto check = fixture("UncoalescedAccessIsSlower.json");
-  auto& row = check["kernels"][0];
-  auto& t = row["timing"];
-  const double ratio = t["ratio"], low = t["ci_low"], high = t["ci_high"];
-  t["ratio"] = 1 / ratio;
-  t["ci_low"] = 1 / high;
-  t["ci_high"] = 1 / low;
-  t["verdict"] = row["verdict"] = "FASTER";
-  row["reason"] = "FASTER: significantly faster";
-  return check;
+  return testing::reversed_check(testing::h200_fixture("UncoalescedAccessIsSlower.json"));
 }
 
 TEST(ClaimReview, AClaimWithinTheCiIsConfirmedAndOneAboveItOverstated) {
@@ -48,21 +33,24 @@ TEST(ClaimReview, AClaimWithinTheCiIsConfirmedAndOneAboveItOverstated) {
 }
 
 TEST(ClaimReview, SlowerSameWrongAndUnmeasuredKernelsEachGetTheirAnswer) {
-  const auto slower = answer_claims({{"axpy", 1.5, 1}}, fixture("UncoalescedAccessIsSlower.json"));
+  const auto slower =
+      answer_claims({{"axpy", 1.5, 1}}, testing::h200_fixture("UncoalescedAccessIsSlower.json"));
   EXPECT_EQ(slower[0].verdict, ClaimVerdict::not_faster);
   EXPECT_THAT(slower[0].reason, HasSubstr("significantly slower"));
 
-  const auto same = answer_claims({{"softmax", 1.5, 1}}, fixture("CommentOnlyEditIsSame.json"));
+  const auto same =
+      answer_claims({{"softmax", 1.5, 1}}, testing::h200_fixture("CommentOnlyEditIsSame.json"));
   EXPECT_EQ(same[0].verdict, ClaimVerdict::not_faster);
 
-  const auto wrong =
-      answer_claims({{"relu", 1.5, 1}}, fixture("ChangedOutputIsAFunctionalRegression.json"));
+  const auto wrong = answer_claims(
+      {{"relu", 1.5, 1}}, testing::h200_fixture("ChangedOutputIsAFunctionalRegression.json"));
   EXPECT_EQ(wrong[0].verdict, ClaimVerdict::fails_verification);
   EXPECT_THAT(wrong[0].reason, HasSubstr("functional regression"));
   EXPECT_EQ(review_event(wrong, false), "COMMENT");
   EXPECT_EQ(review_event(wrong, true), "REQUEST_CHANGES");
 
-  const auto absent = answer_claims({{"gemm", 2.0, 1}}, fixture("CommentOnlyEditIsSame.json"));
+  const auto absent =
+      answer_claims({{"gemm", 2.0, 1}}, testing::h200_fixture("CommentOnlyEditIsSame.json"));
   EXPECT_EQ(absent[0].verdict, ClaimVerdict::not_measured);
   EXPECT_EQ(absent[0].reason, "this PR's check has no kernel gemm (it is not changed here)");
   EXPECT_EQ(review_event(absent, true), "COMMENT");

@@ -6,15 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "test_paths.h"
+#include "h200_fixtures.h"
 
 namespace kblaster {
 namespace {
-
-nlohmann::json fixture(const char* name) {
-  std::ifstream in(testing::source_dir() / "tests/eval/fixtures/h200" / name);
-  return nlohmann::json::parse(in);
-}
 
 std::string read(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -26,7 +21,7 @@ std::string read(const std::filesystem::path& path) {
 TEST(JobSummary, AppendsTheMarkdownReportOfARealCheck) {
   testing::TempDir dir;
   const auto file = dir.path() / "summary.md";
-  const auto check = fixture("UncoalescedAccessIsSlower.json");
+  const auto check = testing::h200_fixture("UncoalescedAccessIsSlower.json");
   ASSERT_TRUE(append_job_summary({&check, 1}, file).ok());
   const std::string text = read(file);
   EXPECT_THAT(text, ::testing::StartsWith("## kblaster: 2 kernels slower"));
@@ -37,7 +32,7 @@ TEST(JobSummary, AFullSummaryGetsANoteInsteadOfTheReport) {
   testing::TempDir dir;
   const auto file = dir.path() / "summary.md";
   { std::ofstream(file) << std::string(kJobSummaryLimit - 100, 'x'); }
-  const auto check = fixture("UncoalescedAccessIsSlower.json");
+  const auto check = testing::h200_fixture("UncoalescedAccessIsSlower.json");
   ASSERT_TRUE(append_job_summary({&check, 1}, file).ok());
   const std::string text = read(file);
   EXPECT_THAT(text.substr(kJobSummaryLimit - 100),
@@ -46,7 +41,7 @@ TEST(JobSummary, AFullSummaryGetsANoteInsteadOfTheReport) {
 }
 
 TEST(JobSummary, AnUnwritableFileIsAnErrorNamingIt) {
-  const auto check = fixture("UncoalescedAccessIsSlower.json");
+  const auto check = testing::h200_fixture("UncoalescedAccessIsSlower.json");
   auto written = append_job_summary({&check, 1}, "/no/such/dir/summary.md");
   ASSERT_FALSE(written.ok());
   EXPECT_THAT(written.error().message,

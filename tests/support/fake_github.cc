@@ -239,6 +239,18 @@ std::string FakeGitHub::push_commit(const std::string& branch,
   return sha;
 }
 
+void FakeGitHub::mirror_commit(const std::string& branch, const std::string& sha) {
+  std::lock_guard lock(mutex_);
+  const auto parent = resolve_commit(state_, branch)
+                          .value_or(*resolve_commit(state_, options_.repo.default_branch));
+  state_.commits[sha] = FakeCommit{.sha = sha,
+                                   .tree = state_.commits.at(parent).tree,
+                                   .parents = {parent},
+                                   .message = "Pushed from a local clone",
+                                   .time = state_.tick()};
+  set_ref(state_, "refs/heads/" + branch, sha);
+}
+
 int FakeGitHub::open_pull(const std::string& head_branch, const std::string& title,
                           const std::string& body) {
   std::lock_guard lock(mutex_);

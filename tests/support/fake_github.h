@@ -104,6 +104,10 @@ class FakeGitHub {
   std::string push_commit(const std::string& branch,
                           const std::map<std::string, std::string>& files,
                           const std::string& message = "Change kernels");
+  // A commit of the test's own local git repository, known here by its `sha` as if it had
+  // been pushed to `branch` (created from the default branch when missing): GitHub then
+  // accepts check runs and reviews on it. It keeps the branch tip's files.
+  void mirror_commit(const std::string& branch, const std::string& sha);
   // An open pull request from `head_branch` (which must exist) into the default branch.
   int open_pull(const std::string& head_branch, const std::string& title = "Faster softmax",
                 const std::string& body = "");
