@@ -9,7 +9,8 @@ cp build/kblaster build/kblaster-harness build/tests/kblaster_device_tests .devi
 cp -r build/lib .device/lib
 # The device run carries the working tree and .device together, within 64 MiB: strip the
 # binaries, and leave out the libraries the H200 machine (Ubuntu 24.04) has itself. The gpu
-# tests ran there without these three on 2026-12-02 (bench/results/2026-12-02-h200.md).
+# tests ran there without these two on 2026-12-02 (bench/results/2026-12-02-h200.md).
+# libcrypto stays: libcurl brings Debian's libssl, which must find its own libcrypto.
 strip --strip-unneeded .device/kblaster .device/kblaster-harness .device/kblaster_device_tests
-rm -f .device/lib/libsqlite3.so.0 .device/lib/libcrypto.so.3 .device/lib/libz.so.1
+rm -f .device/lib/libsqlite3.so.0 .device/lib/libz.so.1
 du -sh .device
