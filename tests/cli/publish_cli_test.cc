@@ -1,5 +1,5 @@
 // `kblaster publish` through the real binary: saved results to the loopback GitHub behind
-// Prism, the claims review answered from a real check, a dry run that sends nothing and
+// Prism, the claims review answered from a real H200 check (CoalescingIsFaster.json), a dry run that sends nothing and
 // writes no token, and the usage errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -33,10 +33,10 @@ class PublishCli : public testing::GitHubThroughPrism {
     github.mirror_commit("faster-axpy", head_sha);
     number = github.open_pull("faster-axpy", "Faster axpy",
                               "Two kernels made faster.\n\n"
-                              "- kernel: axpy 12x\n"
+                              "- kernel: axpy 10x\n"
                               "- kernel: axpy_small 3x\n");
     std::ofstream(result)
-        << testing::reversed_check(testing::h200_fixture("UncoalescedAccessIsSlower.json")).dump();
+        << testing::h200_fixture("CoalescingIsFaster.json").dump();
   }
 
   testing::CliResult publish(std::vector<std::string> extra) const {
@@ -50,7 +50,7 @@ class PublishCli : public testing::GitHubThroughPrism {
 
   testing::TempDir dir;
   std::filesystem::path result = dir.path() / "check.json";
-  std::string head_sha = testing::h200_fixture("UncoalescedAccessIsSlower.json")["head"];
+  std::string head_sha = testing::h200_fixture("CoalescingIsFaster.json")["head"];
   int number = 0;
 };
 
@@ -62,9 +62,9 @@ TEST_F(PublishCli, AReviewNamesAConfirmedAndAnOverstatedClaim) {
   ASSERT_THAT(reviews, SizeIs(1));
   EXPECT_EQ(reviews[0].commit_id, head_sha);
   EXPECT_THAT(reviews[0].body, HasSubstr("1 of 2 claimed speedup(s) confirmed"));
-  EXPECT_THAT(reviews[0].body, HasSubstr("| axpy | 12.00x | 12.37x (12.32–12.55) | **confirmed**"));
+  EXPECT_THAT(reviews[0].body, HasSubstr("| axpy | 10.00x | 12.73x (12.65–12.90) | **confirmed**"));
   EXPECT_THAT(reviews[0].body,
-              HasSubstr("| axpy\\_small | 3.00x | 1.60x (1.53–1.65) | **overstated**"));
+              HasSubstr("| axpy\\_small | 3.00x | 1.57x (1.52–1.66) | **overstated**"));
   const auto runs = github.check_runs();
   ASSERT_THAT(runs, SizeIs(1));
   EXPECT_EQ(runs[0].conclusion, "success");
