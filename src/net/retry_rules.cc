@@ -21,9 +21,11 @@ std::optional<double> number_header(const HttpResponse& response, std::string_vi
 
 bool names_secondary_rate_limit(const std::string& body) {
   constexpr std::string_view kPhrase = "secondary rate limit";
-  return std::ranges::search(body, kPhrase, [](char a, char b) {
+  // std::search, not std::ranges::search: clang 14 with libstdc++ 12 (the fuzz build)
+  // cannot instantiate the ranges form on a string and a string_view.
+  return std::search(body.begin(), body.end(), kPhrase.begin(), kPhrase.end(), [](char a, char b) {
            return std::tolower(static_cast<unsigned char>(a)) == b;
-         }).begin() != body.end();
+         }) != body.end();
 }
 
 bool quota_exhausted(const HttpResponse& response) {
