@@ -27,7 +27,12 @@ Result<GitHubReply> GitHubApi::call(HttpMethod method, std::string_view path,
 
 Result<GitHubReply> GitHubApi::send(HttpMethod method, const std::string& url,
                                     const nlohmann::json& body, std::span<const int> accepted) {
-  HttpRequest request{.method = method, .url = url, .headers = {}, .body = {}, .timeouts = {}};
+  HttpRequest request{.method = method,
+                      .url = url,
+                      .headers = {},
+                      .body = {},
+                      .timeouts = timeouts_,
+                      .idempotent = method != HttpMethod::post};
   request.headers.add("Accept", "application/vnd.github+json");
   request.headers.add("X-GitHub-Api-Version", "2022-11-28");
   request.headers.add("Authorization", "Bearer " + target_.token);

@@ -12,6 +12,7 @@
 #include "core/status.h"
 #include "github/github_target.h"
 #include "net/http_client.h"
+#include "net/http_message.h"
 
 namespace kblaster {
 
@@ -25,16 +26,18 @@ struct GitHubReply {
 // Borrows `http`, which must outlive it; give `http` the target's token as a secret.
 class GitHubApi {
  public:
-  GitHubApi(HttpClient& http, GitHubTarget target) : http_(http), target_(std::move(target)) {}
+  GitHubApi(HttpClient& http, GitHubTarget target, HttpTimeouts timeouts = {})
+      : http_(http), target_(std::move(target)), timeouts_(timeouts) {}
 
   // GitHub's pages hold at most 100 items; get_all reads at most this many pages.
   static constexpr std::size_t kMaxPages = 100;
 
   // `method` on "{api}/repos/{owner}/{repo}/{path}" (path may carry a query), with
-  // `body` as JSON unless it is null. A status in `accepted` is an answer, not an error.
-  // Errors: HttpClient's (Error::remote naming the call, after its retries); a 403
-  // "Resource not accessible by integration" names the `permissions:` the workflow needs;
-  // a body that is not JSON is Error::remote naming the call.
+  // `body` as JSON unless it is null, within the API's timeouts. A POST creates, so it is
+  // not idempotent: it is not sent again once it may have reached GitHub (HttpRequest). A status in
+  // `accepted` is an answer, not an error. Errors: HttpClient's (Error::remote naming the call,
+  // after its retries); a 403 "Resource not accessible by integration" names the `permissions:` the
+  // workflow needs; a body that is not JSON is Error::remote naming the call.
   Result<GitHubReply> call(HttpMethod method, std::string_view path,
                            const nlohmann::json& body = nullptr,
                            std::span<const int> accepted = {});
@@ -56,6 +59,7 @@ class GitHubApi {
 
   HttpClient& http_;
   GitHubTarget target_;
+  HttpTimeouts timeouts_;
 };
 
 }  // namespace kblaster

@@ -25,7 +25,8 @@ inline constexpr std::size_t kMaxCommentChars = 65536;
 // comments, then creates it, edits it in place, or leaves it, as decide_comment says
 // for `mode` and `digest`. `markdown` must fit in kMaxCommentChars with the marker
 // (the report's renderer keeps it within 65,536; a longer body is cut, saying so).
-// Errors: the calls' (Error::remote, naming the call).
+// A create whose answer was lost (a timeout) is not sent again; if the comment is there
+// afterwards it is adopted as created. Errors: the calls' (Error::remote, naming the call).
 Result<CommentOutcome> publish_sticky_comment(GitHubApi& api, std::int64_t number,
                                               std::string_view key, std::string_view digest,
                                               std::string_view markdown, CommentMode mode);

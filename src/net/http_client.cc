@@ -64,7 +64,11 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request, std::span<cons
     const auto* error = std::get_if<TransportError>(&outcome);
     if (error && error->failure == TransportFailure::setup)
       return Error::usage(redact(why, secrets));
-    if (!should_retry(outcome)) return Error::remote(redact(why, secrets));
+    if (!should_retry(outcome, request.idempotent))
+      return Error::remote(redact(
+          why + (should_retry(outcome) ? " (not sent again: it creates, and may have been done)"
+                                       : ""),
+          secrets));
     if (attempt >= policy.max_attempts)
       return Error::remote(
           redact(why + " (at most " + std::to_string(policy.max_attempts) + " attempts)", secrets));

@@ -27,6 +27,10 @@ struct HttpRequest {
   HttpHeaders headers{};
   std::string body{};  // sent as is; set a Content-Type header for it
   HttpTimeouts timeouts{};
+  // false for a call that creates something (a POST of a comment, a check run): once it
+  // may have reached the server (a timeout, a broken exchange, a 5xx) it is not sent again,
+  // so a retry never makes a second one. Rate limits and failures to connect are retried.
+  bool idempotent = true;
 };
 
 // What the server answered, whatever the status.

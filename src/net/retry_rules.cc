@@ -41,11 +41,15 @@ bool is_rate_limited(const HttpResponse& response) {
           names_secondary_rate_limit(response.body));
 }
 
-bool should_retry(const Delivery& outcome) {
-  if (const auto* error = std::get_if<TransportError>(&outcome))
-    return is_retryable(error->failure);
+bool should_retry(const Delivery& outcome, bool idempotent) {
+  if (const auto* error = std::get_if<TransportError>(&outcome)) {
+    const bool nothing_sent = error->failure == TransportFailure::connect ||
+                              error->failure == TransportFailure::resolve ||
+                              error->failure == TransportFailure::tls;
+    return is_retryable(error->failure) && (idempotent || nothing_sent);
+  }
   const auto& response = std::get<HttpResponse>(outcome);
-  return response.status >= 500 || is_rate_limited(response);
+  return (idempotent && response.status >= 500) || is_rate_limited(response);
 }
 
 std::optional<RequestedWait> requested_wait(const HttpResponse& response, double unix_now) {

@@ -31,8 +31,10 @@ struct RequestedWait {
 // body that names a secondary rate limit.
 bool is_rate_limited(const HttpResponse& response);
 
-// A retryable transport failure, a 5xx, or a rate limit.
-bool should_retry(const Delivery& outcome);
+// A retryable transport failure, a 5xx, or a rate limit. For a call that is not
+// `idempotent`, only what proves the server did nothing: a rate limit, or a failure to
+// connect, resolve or shake hands.
+bool should_retry(const Delivery& outcome, bool idempotent = true);
 
 // The wait the response asks for: retry-after (seconds), else x-ratelimit-reset (unix
 // seconds, against `unix_now`) when x-ratelimit-remaining is 0, else a minute for a

@@ -5,7 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
 #include <fstream>
+#include <thread>
 
 #include "github/check_run.h"
 #include "github/github_api.h"
@@ -151,11 +154,11 @@ TEST_F(PublishThroughPrism, PublishPostsTheCommentTheCheckRunAndAReviewOfTheClai
   EXPECT_THAT(reviews[0].body, HasSubstr("**not faster**"));
 }
 
-TEST_F(PublishThroughPrism, A502AndASecondaryRateLimitAreRetriedAndNothingIsLost) {
+TEST_F(PublishThroughPrism, A502OnAnUpdateAndARateLimitedCreateAreRetriedAndNothingIsLost) {
   github.inject({.kind = testing::FaultKind::bad_gateway,
                  .on_call = 1,
                  .times = 1,
-                 .match = "POST /repos/acme/kernels/issues/"});
+                 .match = "PATCH /repos/acme/kernels/check-runs/"});
   github.inject({.kind = testing::FaultKind::secondary_rate_limit,
                  .on_call = 1,
                  .times = 1,
@@ -163,9 +166,73 @@ TEST_F(PublishThroughPrism, A502AndASecondaryRateLimitAreRetriedAndNothingIsLost
                  .wait_seconds = 7});
   auto done = publish(*api, plan_for(slower_check()));
   ASSERT_TRUE(done.ok()) << done.error().message;
-  EXPECT_THAT(github.comments(pull), SizeIs(1)) << "posted once, after the 502";
-  EXPECT_THAT(github.check_runs(), SizeIs(1));
+  EXPECT_THAT(github.comments(pull), SizeIs(1));
+  ASSERT_THAT(github.check_runs(), SizeIs(1)) << "a rate-limited create is sent again, once";
+  EXPECT_EQ(github.check_runs()[0].status, "completed") << "completed after the 502";
   EXPECT_THAT(time.slept, ::testing::Contains(7.0)) << "retry-after was honoured";
+}
+
+// GitHub did the create but its answer came too late: the POST is not sent again, so there
+// is never a second comment; the comment is adopted, or found by the next run and edited.
+TEST_F(PublishThroughPrism, ACreateWhoseAnswerTimedOutIsNeverPostedTwice) {
+  github.inject({.kind = testing::FaultKind::timeout,
+                 .on_call = 1,
+                 .times = 1,
+                 .match = "POST /repos/acme/kernels/issues/",
+                 .delay = std::chrono::milliseconds(600),
+                 .effect = testing::TimeoutEffect::applied});
+  GitHubApi impatient(*http, api->target(),
+                      HttpTimeouts{.connect = std::chrono::milliseconds(2000),
+                                   .total = std::chrono::milliseconds(200)});
+  auto first =
+      publish_sticky_comment(impatient, pull, "kblaster", "d1", "report", CommentMode::always);
+  if (!first.ok()) EXPECT_THAT(first.error().message, HasSubstr("not sent again: it creates"));
+  for (int i = 0; i < 40 && github.comments(pull).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_THAT(github.comments(pull), SizeIs(1)) << "GitHub did the create";
+  auto second =
+      publish_sticky_comment(*api, pull, "kblaster", "d2", "report 2", CommentMode::always);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(second->action, CommentAction::edit);
+  ASSERT_THAT(github.comments(pull), SizeIs(1)) << "never a second comment";
+  EXPECT_THAT(github.comments(pull)[0].body, HasSubstr("report 2"));
+  int posts = 0;
+  for (const auto& r : github.requests()) posts += r.method == "POST" ? 1 : 0;
+  EXPECT_EQ(posts, 1) << "the create was sent once";
+}
+
+// A primary rate limit names when it resets; the client waits until then and goes on.
+// A 502 on a create may hide a create that was done, so it is not sent again: the publish
+// fails naming the call, and the next run posts the one comment.
+TEST_F(PublishThroughPrism, A502OnACreateFailsClearlyAndTheRerunPostsOnce) {
+  github.inject({.kind = testing::FaultKind::bad_gateway,
+                 .on_call = 1,
+                 .times = 1,
+                 .match = "POST /repos/acme/kernels/issues/"});
+  auto failed = publish(*api, plan_for(slower_check()));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().kind, ErrorKind::remote);
+  EXPECT_THAT(failed.error().message,
+              HasSubstr("GitHub call POST " + api_url() + "/repos/acme/kernels/issues/"));
+  EXPECT_THAT(failed.error().message, HasSubstr("HTTP 502"));
+  EXPECT_THAT(github.comments(pull), SizeIs(0));
+  auto again = publish(*api, plan_for(slower_check()));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_THAT(github.comments(pull), SizeIs(1));
+}
+
+TEST_F(PublishThroughPrism, APrimaryRateLimitIsWaitedOutUntilItsReset) {
+  time.unix_origin = static_cast<double>(std::time(nullptr));
+  github.inject({.kind = testing::FaultKind::primary_rate_limit,
+                 .on_call = 1,
+                 .times = 1,
+                 .match = "GET /repos/acme/kernels/issues/",
+                 .wait_seconds = 40});
+  auto made = publish_sticky_comment(*api, pull, "kblaster", "d", "report", CommentMode::always);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  EXPECT_THAT(github.comments(pull), SizeIs(1));
+  ASSERT_THAT(time.slept, SizeIs(1));
+  EXPECT_NEAR(time.slept[0], 40.0, 2.0) << "until x-ratelimit-reset";
 }
 
 TEST_F(PublishThroughPrism, AReadOnlyTokenGetsAnErrorNamingThePermissionToGrant) {

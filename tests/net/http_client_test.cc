@@ -76,6 +76,25 @@ struct Rig {
   HttpClient client;
 };
 
+// A call that creates (a POST of a comment) must not make two: after a 502 it may have been
+// done, so it is not sent again; a rate limit proves it was not, so that is retried.
+TEST(HttpClient, ACallThatCreatesIsNotSentAgainOnceItMayHaveBeenDone) {
+  Rig gateway({status(502, R"({"message":"Server Error"})")});
+  auto failed =
+      gateway.client.send({.url = gateway.scripted.server.url("/api"), .idempotent = false});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(gateway.scripted.calls, 1u);
+  EXPECT_EQ(failed.error().kind, ErrorKind::remote);
+  EXPECT_THAT(failed.error().message,
+              HasSubstr("(not sent again: it creates, and may have been done)"));
+
+  Rig limited({quota_exhausted(FakeTime().unix_origin + kResetIn)});
+  auto retried =
+      limited.client.send({.url = limited.scripted.server.url("/api"), .idempotent = false});
+  ASSERT_TRUE(retried.ok()) << retried.error().message;
+  EXPECT_EQ(limited.scripted.calls, 2u);
+}
+
 TEST(HttpClient, RetriesA502WithBackoffThenReturnsTheResponse) {
   Rig rig({status(502, "<html>Bad Gateway</html>")});
   rig.time.jitter = 0.5;
