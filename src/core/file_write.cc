@@ -21,6 +21,14 @@ const char* remedy(int error) {
     case EACCES:
     case EPERM:
       return "permission denied; make it writable for this user, or give another location";
+    case ENOENT:
+    case ENOTDIR:
+    case EISDIR:
+    case EEXIST:
+    case ENAMETOOLONG:
+    case ELOOP:
+      return "the path cannot hold it (a folder on the way is missing, or is a file); give "
+             "another location";
   }
   return "";
 }

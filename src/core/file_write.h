@@ -13,7 +13,9 @@ namespace kblaster {
 
 // The error for failing to `doing` (e.g. "write", "create the directory") `path`
 // with errno `error`: Error::environment for ENOSPC and EDQUOT (saying the disk
-// is full), EROFS, EACCES and EPERM; Error::io otherwise. The message names the path.
+// is full), EROFS, EACCES and EPERM, and for a path that cannot hold the file (ENOENT,
+// ENOTDIR, EISDIR, EEXIST, ENAMETOOLONG, ELOOP: a user-named path, not kblaster's bug);
+// Error::io otherwise. The message names the path.
 Error write_failure(const std::filesystem::path& path, std::string_view doing, int error);
 Error write_failure(const std::filesystem::path& path, std::string_view doing,
                     std::error_code error);

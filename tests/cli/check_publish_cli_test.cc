@@ -60,14 +60,17 @@ class CheckPublishCli : public testing::GitHubThroughPrism {
                                 .dump();
   }
 
-  testing::CliResult check() const {
+  testing::CliResult check(std::vector<std::string> extra = {}) const {
     testing::ScopedEnv env({{"GITHUB_EVENT_NAME", "pull_request"},
                             {"GITHUB_EVENT_PATH", event.string()},
                             {"GITHUB_API_URL", api_url()},
                             {"GITHUB_REPOSITORY", "acme/kernels"},
                             {"GITHUB_TOKEN", github.options().token}});
-    return testing::run_kblaster({"check", repo.path().string(), "--event", "--publish", "--json",
-                                  "--cache-dir", cache.path().string()});
+    std::vector<std::string> args = {
+        "check",       repo.path().string(), "--event", "--publish", "--json",
+        "--cache-dir", cache.path().string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return testing::run_kblaster(args);
   }
 
   testing::TempDir repo, cache, files;
@@ -108,6 +111,21 @@ TEST_F(CheckPublishCli, PostsOneCommentEditsItOnARerunAndCompletesACheckRunWithA
     EXPECT_THAT(r.err, ::testing::Not(HasSubstr(github.options().token)));
     EXPECT_THAT(r.out, ::testing::Not(HasSubstr(github.options().token)));
   }
+}
+
+// kblaster fails after its check run was started (here: a --report directory it cannot
+// create): the run is completed as failed, saying why, rather than left in progress.
+TEST_F(CheckPublishCli, WhenKblasterFailsItsCheckRunIsMarkedFailedWithTheReason) {
+  auto r = check({"--report", "/proc/kblaster-report"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("published check run kblaster / check: failed ("));
+  const auto runs = github.check_runs();
+  ASSERT_THAT(runs, SizeIs(1));
+  EXPECT_EQ(runs[0].status, "completed");
+  EXPECT_EQ(runs[0].conclusion, "failure");
+  EXPECT_EQ(runs[0].title, "kblaster failed");
+  EXPECT_THAT(runs[0].summary.value_or(""), HasSubstr("/proc/kblaster-report"));
+  EXPECT_THAT(github.comments(number), SizeIs(0)) << "no verdicts to comment on";
 }
 
 TEST_F(CheckPublishCli, AFailedPublishExitsFiveAfterTheResultIsPrinted) {

@@ -26,6 +26,10 @@ TEST(WriteFailure, TheMachinesConditionsAreEnvironmentErrorsSayingWhatToDo) {
             "is read-only; give a writable location and run again)");
   EXPECT_EQ(write_failure("/r", "write", EACCES).kind, ErrorKind::environment);
   EXPECT_EQ(write_failure("/r", "write", EPERM).kind, ErrorKind::environment);
+  for (int error : {ENOENT, ENOTDIR, EISDIR, EEXIST})
+    EXPECT_EQ(write_failure("/proc/x/report", "create the directory", error).kind,
+              ErrorKind::environment)
+        << "a path that cannot hold the file is the user's to fix, not kblaster's bug: " << error;
   const Error other = write_failure("/r", "write", EIO);
   EXPECT_EQ(other.kind, ErrorKind::io);
   EXPECT_EQ(other.message, "cannot write /r: Input/output error");
