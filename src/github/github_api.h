@@ -30,7 +30,8 @@ class GitHubApi {
   // GitHub's pages hold at most 100 items; get_all reads at most this many pages.
   static constexpr std::size_t kMaxPages = 100;
 
-  // `method` on "{api}/repos/{owner}/{repo}/{path}" (path may carry a query), with
+  // `method` on "{api}/repos/{owner}/{repo}/{path}" (path may carry a query; "" is the
+  // repository itself), with
   // `body` as JSON unless it is null. A status in `accepted` is an answer, not an error.
   // Errors: HttpClient's (Error::remote naming the call, after its retries); a 403
   // "Resource not accessible by integration" names the `permissions:` the workflow needs;
@@ -47,7 +48,7 @@ class GitHubApi {
 
   const GitHubTarget& target() const { return target_; }
 
-  // "{api}/repos/{owner}/{repo}/{path}".
+  // "{api}/repos/{owner}/{repo}/{path}"; "{api}/repos/{owner}/{repo}" for "".
   std::string url(std::string_view path) const;
 
  private:
