@@ -1,10 +1,12 @@
 // `kblaster optimize [REPO]`: the MAIC-RL search with the embedded, LLM-free
 // techniques, per kernel: bounded rollouts guided by profiles and the KB, every
 // step recorded in the KB, the best verified candidate written to an output
-// folder with a JSON result. The user's source is only rewritten with --apply.
+// folder with a JSON result. The user's source is only rewritten with --apply;
+// --publish proposes the verified speedups as pull requests.
 #include "cli/commands.h"
 #include "cli/kb_location.h"
 #include "cli/local_reports.h"
+#include "cli/publish_flags.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
 #include "eval/provenance.h"
@@ -24,11 +26,16 @@ struct OptimizeOptions {
   bool apply = false;
   bool source_only = false;  // --source-only (--apply implies it in run_optimize)
   std::string report;        // --report DIR; "" = none
+  bool publish = false;      // --publish: optimization PRs on GitHub
+  PublishFlags publish_flags;
 };
 
 Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
   auto repo = load_repository(o.common);
   if (!repo) return repo.error();
+  auto publisher = o.publish ? open_publisher(o.publish_flags, {}, session)
+                             : Result<std::unique_ptr<Publisher>>(nullptr);
+  if (!publisher) return publisher.error();
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
   OptimizeSettings settings{
@@ -45,6 +52,7 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
   KB_TRY(write_local_reports(value, o.report, session));
   if (o.common.json) session.out << value.dump(2) << "\n";
   if (!result->skipped.empty()) session.progress << result->skipped << "\n";
+  if (*publisher) KB_TRY(publish_with(**publisher, {value}));
   return optimize_exit_code(*result);
 }
 
@@ -74,6 +82,9 @@ CommandAction setup_optimize(CLI::App& app) {
                "Try only source rewrites (restrict, launch bounds, unrolling, launch "
                "constants), not flags, arch or tunables");
   add_report_flag(app, o->report);
+  app.add_flag("--publish", o->publish,
+               "Propose each verified speedup as a pull request on GitHub (docs/publishing.md)");
+  add_publish_flags(app, o->publish_flags);
   return [o](Session& session) { return optimize_command(*o, session); };
 }
 

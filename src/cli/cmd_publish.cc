@@ -1,6 +1,6 @@
 // `kblaster publish RESULT.json… (--pr N | --sha SHA)`: saved results published on
-// GitHub (the sticky comment, a check run, with --review the claims review); nothing
-// is measured again.
+// GitHub (the sticky comment, a check run, with --review the claims review, and an
+// optimize result's optimization pull requests); nothing is measured again.
 #include "cli/commands.h"
 #include "cli/publish_flags.h"
 #include "report/result_reader.h"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "eval/seed_source.h"
+#include "report/optimization_pr_body.h"
 #include "report/publish_text.h"
 
 namespace kblaster {
@@ -36,6 +37,8 @@ void add_publish_flags(CLI::App& app, PublishFlags& flags) {
                  "owner/repo to publish to (default $GITHUB_REPOSITORY)");
   app.add_option("--token-env", flags.token_env,
                  "Environment variable holding the GitHub token (default GITHUB_TOKEN)");
+  app.add_option("--base-branch", flags.base_branch,
+                 "Base of optimization PRs (default: the repository's default branch)");
 }
 
 std::optional<PublisherOptions> publisher_options(const PublishFlags& flags) {
@@ -49,7 +52,8 @@ std::optional<PublisherOptions> publisher_options(const PublishFlags& flags) {
                           .fork_writes = flags.fork_writes,
                           .dry_run = flags.dry_run,
                           .repository = flags.repository,
-                          .token_env = flags.token_env};
+                          .token_env = flags.token_env,
+                          .base_branch = flags.base_branch};
 }
 
 Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, PublishTarget target,
@@ -66,7 +70,8 @@ Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, Pub
 Status publish_with(Publisher& publisher, const std::vector<nlohmann::json>& results) {
   auto text = publish_text(results, "the results to publish");
   if (!text) return Error::internal(text.error().message);
-  return publisher.publish(results, {text->markdown, text->headline, text->digest});
+  return publisher.publish(results,
+                           {text->markdown, text->headline, text->digest, optimization_pr_body});
 }
 
 Status publish_results(const std::vector<nlohmann::json>& results, const PublishTarget& target,

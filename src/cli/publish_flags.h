@@ -23,6 +23,7 @@ struct PublishFlags {
   std::string dry_run;           // --dry-run FILE: write the requests there, send nothing
   std::string repository;        // --repository owner/repo (default $GITHUB_REPOSITORY)
   std::string token_env = "GITHUB_TOKEN";  // --token-env: the variable holding the token
+  std::string base_branch;  // --base-branch: of optimization PRs (default: the repository's)
 };
 
 // Adds the flags above to `app`, bound to `flags`.

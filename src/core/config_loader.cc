@@ -9,6 +9,7 @@
 #include "core/kernel_spec_parser.h"
 #include "core/nvcc_flags_field.h"
 #include "core/path_glob.h"
+#include "core/publish_config_parser.h"
 #include "core/suggest.h"
 #include "core/toml_fields.h"
 #include "core/toml_text_guard.h"
@@ -16,17 +17,14 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kRootTables = {"project", "check", "kernel"};
+const std::vector<std::string> kRootTables = {"project", "check", "publish", "kernel"};
 const std::vector<std::string> kCheckFields = {"fail_on", "min_effect"};
 const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags",
                                                  "kernel_specs"};
 
-Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
-  auto text = tree.read(file);
-  if (!text)
-    return Error::config(
-        file, "cannot read `" + file + "` in " + tree.describe() + leaves_tree_note(tree, file));
-  if (auto bad = find_unsafe_toml_character(*text)) {
+// `text` parsed as TOML, errors located in `file`.
+Result<toml::table> parse_toml_text(std::string_view text, const std::string& file) {
+  if (auto bad = find_unsafe_toml_character(text)) {
     char code[16];
     std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(bad->code_point));
     return Error::config(file + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
@@ -36,7 +34,7 @@ Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) 
                              (code + 2) + ") inside a string, or remove it");
   }
   try {
-    return toml::parse(*text, file);
+    return toml::parse(text, file);
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
     return Error::config(file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column),
@@ -44,14 +42,20 @@ Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) 
   }
 }
 
+Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
+  auto text = tree.read(file);
+  if (!text)
+    return Error::config(
+        file, "cannot read `" + file + "` in " + tree.describe() + leaves_tree_note(tree, file));
+  return parse_toml_text(*text, file);
+}
+
 Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& tree) {
   ProjectConfig project;
-  const toml::node* n = root.get("project");
-  if (!n) return project;
-  const toml::table* t = n->as_table();
-  TomlFields top(root, kConfigFile, "kblaster.toml");
-  if (!t) return top.error_at("project", "expected a [project] table");
-  TomlFields f(*t, kConfigFile, "[project]");
+  auto t = TomlFields(root, kConfigFile, kConfigFile).table("project");
+  if (!t) return t.error();
+  if (!*t) return project;
+  TomlFields f(**t, kConfigFile, "[project]");
   KB_TRY(f.check_known(kProjectFields));
 
   auto arch = f.string("arch");
@@ -90,12 +94,10 @@ Result<ProjectConfig> parse_project(const toml::table& root, const SourceTree& t
 
 Result<CheckConfig> parse_check(const toml::table& root) {
   CheckConfig check;
-  const toml::node* n = root.get("check");
-  if (!n) return check;
-  const toml::table* t = n->as_table();
-  TomlFields top(root, kConfigFile, "kblaster.toml");
-  if (!t) return top.error_at("check", "expected a [check] table");
-  TomlFields f(*t, kConfigFile, "[check]");
+  auto t = TomlFields(root, kConfigFile, kConfigFile).table("check");
+  if (!t) return t.error();
+  if (!*t) return check;
+  TomlFields f(**t, kConfigFile, "[check]");
   KB_TRY(f.check_known(kCheckFields));
   auto fail_on = f.string("fail_on");
   if (!fail_on) return fail_on.error();
@@ -179,6 +181,9 @@ Result<Config> load_config(const SourceTree& tree) {
   auto check = parse_check(*root);
   if (!check) return check.error();
   config.check = *check;
+  auto publish = parse_publish(*root, kConfigFile);
+  if (!publish) return publish.error();
+  config.publish = std::move(*publish);
   config.spec_files.push_back(kConfigFile);
   KB_TRY(parse_kernels(*root, kConfigFile, tree, config));
 
@@ -197,6 +202,12 @@ Result<Config> load_config(const SourceTree& tree) {
     return Error::config(kConfigFile,
                          "no kernels declared; add a [[kernel]] table (see docs/config.md)");
   return config;
+}
+
+Result<PublishConfig> load_publish_config(std::string_view text, const std::string& file) {
+  auto root = parse_toml_text(text, file);
+  if (!root) return root.error();
+  return parse_publish(*root, file);
 }
 
 }  // namespace kblaster

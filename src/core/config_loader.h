@@ -16,6 +16,11 @@ inline constexpr const char* kConfigFile = "kblaster.toml";
 // whose `where` is "file:line:col" and whose message names the field.
 Result<Config> load_config(const SourceTree& tree);
 
+// The [publish] table alone of a kblaster.toml whose text is `text`, as `file` (for
+// example "acme/kernels@main:kblaster.toml") names it in errors; the rest of the file is
+// not validated. Errors: Error::config located in `file` (TOML syntax, parse_publish's).
+Result<PublishConfig> load_publish_config(std::string_view text, const std::string& file);
+
 // A kernel declared twice is an error at its second declaration whose message
 // ends with this text and the first one's "file:line:col", so a caller that
 // rewrites locations (a repository below the git root) can find both.

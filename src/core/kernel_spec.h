@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/publish_config.h"
 #include "core/shape_expr.h"
 
 namespace kblaster {
@@ -109,6 +110,7 @@ const char* fail_on_name(CheckConfig::FailOn f);
 struct Config {
   ProjectConfig project;
   CheckConfig check;
+  PublishConfig publish;
   std::vector<KernelSpec> kernels;      // in file order, kblaster.toml first
   std::vector<std::string> spec_files;  // every file read, kblaster.toml first
 };

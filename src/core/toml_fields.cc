@@ -68,6 +68,13 @@ Status TomlFields::check_known(const std::vector<std::string>& known) const {
   return Ok{};
 }
 
+Result<const toml::table*> TomlFields::table(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  if (!n) return static_cast<const toml::table*>(nullptr);
+  if (const toml::table* t = n->as_table()) return t;
+  return error_at(key, "expected a [" + key + "] table");
+}
+
 Result<std::optional<std::string>> TomlFields::string(const std::string& key) const {
   const toml::node* n = table_.get(key);
   if (!n) return std::optional<std::string>{};

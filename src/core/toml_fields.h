@@ -26,6 +26,9 @@ class TomlFields {
   const toml::node* node(const std::string& key) const { return table_.get(key); }
 
   Result<std::string> required_string(const std::string& key) const;
+  // The table at `key` (a repository table such as [check]); nullptr when absent. A value
+  // that is no table is an error at it: "expected a [key] table".
+  Result<const toml::table*> table(const std::string& key) const;
   Result<std::optional<std::string>> string(const std::string& key) const;
   Result<std::optional<bool>> boolean(const std::string& key) const;
   Result<std::optional<double>> number(const std::string& key) const;          // integer or float

@@ -1,16 +1,16 @@
 #include "eval/candidate.h"
 
-#include "core/stable_hash.h"
+#include "core/candidate_fingerprint.h"
 
 namespace kblaster {
 
 std::string Candidate::fingerprint() const {
-  std::string key = source + '\x1f' + arch;
-  for (const auto& f : extra_flags) key += '\x1f' + f;
-  for (const auto& [k, v] : macros) key += std::string("\x1f") + "D" + k + '=' + v;
+  std::string settings = arch;
+  for (const auto& f : extra_flags) settings += '\x1f' + f;
+  for (const auto& [k, v] : macros) settings += std::string("\x1f") + "D" + k + '=' + v;
   for (const auto& [k, v] : launcher_args)
-    key += std::string("\x1f") + "A" + k + '=' + std::to_string(v);
-  return stable_hash(key);
+    settings += std::string("\x1f") + "A" + k + '=' + std::to_string(v);
+  return candidate_fingerprint(source, settings);
 }
 
 }  // namespace kblaster

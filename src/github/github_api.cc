@@ -17,7 +17,8 @@ std::string_view origin_of(std::string_view url) {
 }  // namespace
 
 std::string GitHubApi::url(std::string_view path) const {
-  return target_.api_url + "/repos/" + target_.owner + "/" + target_.repo + "/" + std::string(path);
+  const std::string repository = target_.api_url + "/repos/" + target_.owner + "/" + target_.repo;
+  return path.empty() ? repository : repository + "/" + std::string(path);
 }
 
 Result<GitHubReply> GitHubApi::call(HttpMethod method, std::string_view path,

@@ -32,12 +32,13 @@ class GitHubApi {
   // GitHub's pages hold at most 100 items; get_all reads at most this many pages.
   static constexpr std::size_t kMaxPages = 100;
 
-  // `method` on "{api}/repos/{owner}/{repo}/{path}" (path may carry a query), with
-  // `body` as JSON unless it is null, within the API's timeouts. A POST creates, so it is
-  // not idempotent: it is not sent again once it may have reached GitHub (HttpRequest). A status in
-  // `accepted` is an answer, not an error. Errors: HttpClient's (Error::remote naming the call,
-  // after its retries); a 403 "Resource not accessible by integration" names the `permissions:` the
-  // workflow needs; a body that is not JSON is Error::remote naming the call.
+  // `method` on "{api}/repos/{owner}/{repo}/{path}" (path may carry a query; "" is the
+  // repository itself), with `body` as JSON unless it is null, within the API's timeouts.
+  // A POST creates, so it is not idempotent: it is not sent again once it may have reached
+  // GitHub (HttpRequest). A status in `accepted` is an answer, not an error. Errors:
+  // HttpClient's (Error::remote naming the call, after its retries); a 403 "Resource not
+  // accessible by integration" names the `permissions:` the workflow needs; a body that is
+  // not JSON is Error::remote naming the call.
   Result<GitHubReply> call(HttpMethod method, std::string_view path,
                            const nlohmann::json& body = nullptr,
                            std::span<const int> accepted = {});
@@ -50,7 +51,7 @@ class GitHubApi {
 
   const GitHubTarget& target() const { return target_; }
 
-  // "{api}/repos/{owner}/{repo}/{path}".
+  // "{api}/repos/{owner}/{repo}/{path}"; "{api}/repos/{owner}/{repo}" for "".
   std::string url(std::string_view path) const;
 
  private:

@@ -96,6 +96,15 @@ Result<PublishOutcome> publish(GitHubApi& api, const PublishPlan& plan) {
     outcome.done.push_back("review: " + std::to_string(answers.size()) + " claim(s) answered" +
                            (url->empty() ? "" : " " + *url));
   }
+  for (const auto& r : plan.results) {
+    if (!r.is_object() || r.value("kind", std::string()) != "optimize") continue;
+    if (!plan.pr_body) return Error::internal("optimization PRs without a body renderer");
+    auto prs = publish_optimization_prs(
+        api, r, {.base_branch = plan.base_branch, .body = plan.pr_body, .dry_run = plan.dry_run});
+    if (!prs) return after(prs.error(), outcome);
+    outcome.done.insert(outcome.done.end(), prs->done.begin(), prs->done.end());
+    outcome.notes.insert(outcome.notes.end(), prs->notes.begin(), prs->notes.end());
+  }
   return outcome;
 }
 

@@ -98,11 +98,15 @@ Status Publisher::publish(const std::vector<nlohmann::json>& results, const Publ
                          .check_run = flags.check_run,
                          .check_run_id = parts_->check_run,
                          .review = flags.review,
-                         .request_changes = flags.request_changes};
+                         .request_changes = flags.request_changes,
+                         .base_branch = flags.base_branch,
+                         .pr_body = texts.pr_body,
+                         .dry_run = !flags.dry_run.empty()};
   auto outcome = kblaster::publish(*parts_->api, plan);
   if (!outcome) return outcome.error();
   parts_->check_run.reset();
   for (const auto& line : outcome->done) *parts_->progress << "published " << line << "\n";
+  for (const auto& line : outcome->notes) *parts_->progress << line << "\n";
   if (!flags.dry_run.empty())
     *parts_->progress << "dry run: nothing was sent; the requests are in " << flags.dry_run << "\n";
   return Ok{};

@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/status.h"
 #include "github/github_target.h"
+#include "github/optimization_pr.h"
 #include "github/sticky_comment.h"
 
 namespace kblaster {
@@ -30,6 +31,7 @@ struct PublisherOptions {
   std::string dry_run;       // a file: write the requests there and send nothing
   std::string repository;    // owner/repo; "" = $GITHUB_REPOSITORY
   std::string token_env = "GITHUB_TOKEN";
+  std::string base_branch;  // optimization PRs' base; "" = the repository's default branch
 };
 
 // Where the results go: a pull request (and the head it was measured at), or a commit.
@@ -39,9 +41,11 @@ struct PublishTarget {
   bool from_fork = false;  // the PR's head is another repository's
 };
 
-// The texts of the results, rendered by the report layer (report/publish_text).
+// The texts of the results, rendered by the report layer (report/publish_text), and how
+// it writes an optimization pull request's body (report/optimization_pr_body).
 struct PublishTexts {
   std::string markdown, headline, digest;
+  OptimizationPrBody pr_body;
 };
 
 // The side effects a Publisher uses, passed in.
@@ -69,8 +73,9 @@ class Publisher {
   // or no head is known. Errors: the call's (remote).
   Status start_check_run();
   // Publishes `results` with their `texts`: the sticky comment, the check run (the one
-  // started, else a new one) and, with review, the claims review; says what was done on
-  // progress. Errors: a failed call (remote, naming it and what was done before).
+  // started, else a new one), with review the claims review, and for an optimize result
+  // its optimization pull requests; says what was done, and what was left out, on progress. Errors:
+  // a failed call (remote, naming it and what was done before).
   Status publish(const std::vector<nlohmann::json>& results, const PublishTexts& texts);
   // When kblaster itself failed after start_check_run: completes that run as failed with
   // `reason`. Best effort: a failure here is a warning on progress.

@@ -1,7 +1,7 @@
 #include "report/markdown_blocks.h"
 
-#include "report/comparability.h"
 #include "core/markup_escape.h"
+#include "report/comparability.h"
 #include "report/headline.h"
 #include "report/kernel_text.h"
 #include "report/number_text.h"
@@ -33,7 +33,9 @@ std::string row(const KernelView& k) {
          markdown_escape(k.reason) + " |\n";
 }
 
-std::string profile_table(const KernelView& k) {
+}  // namespace
+
+std::string profile_delta_markdown(const KernelView& k) {
   const ProfileChange& p = *k.profile;
   std::string out = "**" + markdown_escape(k.name) + "**: state " +
                     markdown_escape(p.state_before) + " \u2192 " + markdown_escape(p.state_after) +
@@ -46,12 +48,14 @@ std::string profile_table(const KernelView& k) {
   return out + "\n";
 }
 
+namespace {
+
 void add_details(std::vector<MarkdownBlock>& out, std::size_t index, const ResultView& r) {
   std::string verification, profiles, search, provenance;
   for (const auto& k : r.kernels) {
     for (const auto& line : k.verification)
       verification += "- **" + markdown_escape(k.name) + "**: " + markdown_escape(line) + "\n";
-    if (k.profile) profiles += profile_table(k);
+    if (k.profile) profiles += profile_delta_markdown(k);
     if (const std::string s = search_summary(k); !s.empty())
       search += "- **" + markdown_escape(k.name) + "**: " + markdown_escape(s) + "\n";
   }

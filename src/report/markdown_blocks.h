@@ -26,6 +26,10 @@ struct MarkdownBlock {
   std::string text;        // ends in a newline
 };
 
+// `kernel`'s profile delta, which it must have: its states before and after, then a table
+// of each metric before and after with the change; text from the result escaped.
+std::string profile_delta_markdown(const KernelView& kernel);
+
 // Every block of the report in document order: the report's headline, then per
 // result its heading, headline, notes and table header, a row per kernel, and
 // <details> sections for verification, profile deltas, the search and provenance.

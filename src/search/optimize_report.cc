@@ -27,7 +27,8 @@ nlohmann::json step_json(const SearchStep& s) {
           {"detail", e.detail},
           {"best_speedup_after", std::exp(s.best_log_speedup_after)},
           {"candidate", s.candidate},
-          {"elapsed_s", s.elapsed_s}};
+          {"elapsed_s", s.elapsed_s},
+          {"lesson", s.lesson}};
 }
 
 // Where a profile sits under the roofline: its arithmetic intensity and the FLOP/s it
@@ -82,6 +83,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   const bool changed = !best.path.empty();
   nlohmann::json j = {{"kernel", spec.name},
                       {"source", spec.source},
+                      {"sizes", spec.sizes},
                       {"baseline_state", r.baseline_state},
                       {"best_state", r.best_state},
                       {"baseline_candidate", r.baseline.fingerprint()},
@@ -159,6 +161,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   const auto best_file = dir / std::filesystem::path(spec.source).filename();
   const auto result_file = dir / "result.json";
   j["best_source_file"] = best_file.string();
+  j["best_source"] = best.source;  // the exact text verified and timed: what a PR carries
   j["result_file"] = result_file.string();
   KB_TRY(make_directories(dir));
   KB_TRY(replace_file(best_file, best.source));

@@ -20,7 +20,9 @@ namespace kblaster {
 enum class WriteBack { never, if_verified };
 
 // Writes OUT/<kernel>/<source file name> and OUT/<kernel>/result.json and returns
-// the JSON, which with WriteBack::if_verified says whether the source was "applied".
+// the JSON, which carries the best's exact source text ("best_source", what an
+// optimization PR proposes) and with WriteBack::if_verified says whether the source
+// was "applied".
 // Flags, arch and tunables the best needs are printed as kblaster.toml settings,
 // never written. With both ends profiled, "roofline" places them under `ceilings`.
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,

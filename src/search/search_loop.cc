@@ -106,7 +106,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     std::set<std::string> tried_here;  // techniques tried from this parent
     Trajectory trajectory{
         trajectory_id(options, rollout), options.task, options.gpu.arch, options.now_unix, {}};
-    std::vector<std::pair<SearchStep, Prediction>> taken;
+    std::vector<std::pair<std::size_t, Prediction>> taken;  // index into result.steps
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
       if (!predictions) return predictions.error();
@@ -169,14 +169,16 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                       *eval,
                       result.best_log_speedup,
                       child.fingerprint(),
-                      clock.now_seconds() - started};
+                      clock.now_seconds() - started,
+                      ""};
       result.steps.push_back(step);
-      taken.emplace_back(step, predicted);
+      taken.emplace_back(result.steps.size() - 1, predicted);
     }
     if (trajectory.steps.empty()) continue;
     auto recorded = kb.record_trajectory(trajectory);
     if (!recorded) return recorded.error();
-    for (const auto& [step, predicted] : taken) {
+    for (const auto& [index, predicted] : taken) {
+      SearchStep& step = result.steps[index];
       auto after = kb.stats(step.state, step.technique, options.gpu.arch);
       if (!after) return after.error();
       Lesson lesson =
@@ -185,6 +187,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       if (!is_measured(step.evaluation.outcome))
         lesson.text += " Reason: " + first_line(step.evaluation.detail);
       KB_TRY(kb.add_lesson(lesson));
+      step.lesson = lesson.text;
     }
   }
   result.best_state = best_state.key;

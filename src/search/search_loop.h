@@ -43,6 +43,7 @@ struct SearchStep {
   double best_log_speedup_after = 0.0;  // against the baseline
   std::string candidate;   // the child's Candidate::fingerprint, which names its tree and profile
   double elapsed_s = 0.0;  // seconds from the search's start to the end of this evaluation
+  std::string lesson;      // the lesson the KB recorded for it, when its rollout ended
 };
 
 struct SearchResult {

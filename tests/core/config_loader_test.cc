@@ -90,10 +90,10 @@ args = [ { name = "out", type = "bf16", shape = "4", role = "inout", init = "uni
             (std::vector<std::string>{"kblaster.toml", "k/sub/other.kblaster.toml"}));
 }
 
-// [project] and [check] describe the whole repository, so only kblaster.toml
+// [project], [check] and [publish] describe the whole repository, so only kblaster.toml
 // may hold them; a discovered spec file that does says so, for either table.
 TEST(ConfigLoader, RepositoryTablesInASpecFileAreNamedAsMisplaced) {
-  for (const std::string table : {"project", "check"}) {
+  for (const std::string table : {"project", "check", "publish"}) {
     Repo repo(std::string(kKernelHead) + kArgs + kSizes);
     repo.dir.write("k/x.kblaster.toml", "[" + table + "]\n");
     auto config = repo.load();
@@ -104,6 +104,38 @@ TEST(ConfigLoader, RepositoryTablesInASpecFileAreNamedAsMisplaced) {
                                           "only declare [[kernel]] tables")
         << table;
   }
+}
+
+TEST(ConfigLoader, PublishDefaultsToAPullRequestPerKernelLabelledKblasterAndPerformance) {
+  auto config = Repo(std::string(kKernelHead) + kArgs + kSizes).load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  EXPECT_EQ(config->publish.optimization_prs, PrGrouping::per_kernel);
+  EXPECT_EQ(config->publish.labels, (std::vector<std::string>{"kblaster", "performance"}));
+}
+
+TEST(ConfigLoader, PublishReadsTheGroupingAndTheLabels) {
+  auto config = Repo("[publish]\noptimization_prs = \"per_sweep\"\nlabels = [\"speed\"]\n\n" +
+                     std::string(kKernelHead) + kArgs + kSizes)
+                    .load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  EXPECT_EQ(config->publish.optimization_prs, PrGrouping::per_sweep);
+  EXPECT_EQ(config->publish.labels, (std::vector<std::string>{"speed"}));
+  auto none = Repo("[publish]\nlabels = []\n\n" + std::string(kKernelHead) + kArgs + kSizes).load();
+  ASSERT_TRUE(none.ok()) << none.error().describe();
+  EXPECT_TRUE(none->publish.labels.empty()) << "an empty list means no labels";
+}
+
+// A base branch's [publish] read alone from its text, errors located in the file named.
+TEST(ConfigLoader, APublishTableIsReadAloneFromTextNamingTheFileInErrors) {
+  auto publish = load_publish_config("[publish]\noptimization_prs = \"per_sweep\"\n[[kernel]]\n",
+                                     "acme/kernels@main:kblaster.toml");
+  ASSERT_TRUE(publish.ok()) << publish.error().describe();
+  EXPECT_EQ(publish->optimization_prs, PrGrouping::per_sweep);
+  auto bad = load_publish_config("[publish]\nlabels = 3\n", "acme/kernels@main:kblaster.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().where, "acme/kernels@main:kblaster.toml:2:10");
+  EXPECT_EQ(bad.error().message,
+            "[publish]: field `labels`: expected an array of strings, got an integer");
 }
 
 struct Malformed {

@@ -15,8 +15,6 @@
 #include "github/pr_comment.h"
 #include "github/publish.h"
 #include "h200_fixtures.h"
-#include "net/curl_transport.h"
-#include "net/fake_time.h"
 #include "support/github_through_prism.h"
 
 namespace kblaster {
@@ -25,16 +23,11 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
-class PublishThroughPrism : public testing::GitHubThroughPrism {
+class PublishThroughPrism : public testing::GitHubApiThroughPrism {
  protected:
   void SetUp() override {
-    GitHubThroughPrism::SetUp();
+    GitHubApiThroughPrism::SetUp();
     if (!prism) return;
-    http = std::make_unique<HttpClient>(
-        transport, time.services(),
-        HttpClientOptions{.service = "GitHub", .retry = {}, .secrets = {github.options().token}});
-    api = std::make_unique<GitHubApi>(
-        *http, GitHubTarget{api_url(), "acme", "kernels", github.options().token});
     head_sha = github.push_commit("slower-axpy", {{"kernels/axpy.cu", "// v2\n"}});
     pull = github.open_pull(
         "slower-axpy", "Faster axpy",
@@ -64,10 +57,6 @@ class PublishThroughPrism : public testing::GitHubThroughPrism {
                        .request_changes = false};
   }
 
-  testing::FakeTime time;
-  CurlTransport transport;
-  std::unique_ptr<HttpClient> http;
-  std::unique_ptr<GitHubApi> api;
   std::string head_sha;
   int pull = 0;
 };

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "core/candidate_fingerprint.h"
 #include "core/config_loader.h"
 #include "core/source_tree.h"
 #include "eval/fake_harness_runner.h"
@@ -120,17 +121,19 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                           .ci_low = 0.79,
                           .ci_high = 0.81,
                           .detail = "FASTER"};
-  const SearchStep step{.rollout = 0,
-                        .depth = 0,
-                        .state = "memory.dram_saturated",
-                        .technique = "launch_geometry_tuning",
-                        .change = "set kThreads from 128 to 64",
-                        .mode = ChoiceMode::explore,
-                        .predicted_log_speedup = 0.1,
-                        .evaluation = faster,
-                        .best_log_speedup_after = std::log(1.25),
-                        .candidate = result.best.fingerprint(),
-                        .elapsed_s = 12.5};
+  const SearchStep step{
+      .rollout = 0,
+      .depth = 0,
+      .state = "memory.dram_saturated",
+      .technique = "launch_geometry_tuning",
+      .change = "set kThreads from 128 to 64",
+      .mode = ChoiceMode::explore,
+      .predicted_log_speedup = 0.1,
+      .evaluation = faster,
+      .best_log_speedup_after = std::log(1.25),
+      .candidate = result.best.fingerprint(),
+      .elapsed_s = 12.5,
+      .lesson = "memory.dram_saturated / launch_geometry_tuning: observed +25.0%"};
   result.steps.push_back(step);
   result.baseline_state = "memory.dram_saturated", result.best_state = "memory.dram_saturated";
   // Both ends profiled: softmax_slow's real H200 profile, placed under the ceilings.
@@ -158,6 +161,14 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
   EXPECT_EQ(j["kernels"][0]["final_ab"]["samples"]["b_s"][0], 0.8e-3);
   EXPECT_EQ(j["kernels"][1]["status"], "skipped");
   EXPECT_EQ(j["kernels"][0]["steps"][0]["elapsed_s"], 12.5);
+  EXPECT_EQ(j["kernels"][0]["steps"][0]["lesson"],
+            "memory.dram_saturated / launch_geometry_tuning: observed +25.0%");
+  EXPECT_EQ(j["kernels"][0]["best_source"], result.best.source)
+      << "the exact text verified, which an optimization PR proposes";
+  EXPECT_EQ(candidate_fingerprint(j["kernels"][0]["best_source"].get<std::string>()),
+            j["kernels"][0]["best_candidate"])
+      << "a best with no build settings is named by its source alone";
+  EXPECT_EQ(j["kernels"][0]["sizes"], nlohmann::json(spec->sizes));
   const auto& roofline = j["kernels"][0]["roofline"];
   EXPECT_EQ(roofline["dram_bytes_per_s"], 4.21247e12);
   EXPECT_EQ(roofline["flops_per_s"], 54.2553e12);

@@ -135,6 +135,11 @@ void FakeGitHub::inject(Fault fault) {
   faults_.push_back({std::move(fault)});
 }
 
+void FakeGitHub::before_request(std::string match, std::function<void()> action) {
+  std::lock_guard lock(mutex_);
+  before_.emplace_back(std::move(match), std::move(action));
+}
+
 void FakeGitHub::set_write_access(WriteAccess access) {
   std::lock_guard lock(mutex_);
   write_access_ = access;
@@ -164,11 +169,20 @@ void FakeGitHub::serve(const httplib::Request& req, httplib::Response& res) {
   for (const auto& [name, value] : req.params) record.query.emplace(name, value);
   for (const auto& [name, value] : req.headers) record.headers[lower(name)] = value;
   std::size_t index = 0;
+  std::function<void()> before;
   {
     std::lock_guard lock(mutex_);
     requests_.push_back(record);
     index = requests_.size() - 1;
+    const std::string method_and_path = req.method + " " + req.path;
+    for (auto it = before_.begin(); it != before_.end(); ++it)
+      if (method_and_path.rfind(it->first, 0) == 0) {
+        before = std::move(it->second);
+        before_.erase(it);
+        break;
+      }
   }
+  if (before) before();
 
   Reply reply = [&]() -> Reply {
     if (auto fault = take_fault(req.method + " " + req.path))

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -98,6 +99,10 @@ class FakeGitHub {
 
   void inject(Fault fault);
   void set_write_access(WriteAccess access);
+  // Runs `action` once, just before serving the first request whose "METHOD /path" starts
+  // with `match`: what another client did in the meantime (a concurrent run opening a pull
+  // request). `action` may call this fake's methods; it runs on the server's thread.
+  void before_request(std::string match, std::function<void()> action);
 
   // Seeding: a commit of `files` (added to, or replacing those of, the branch's tip) on
   // `branch`, created from the default branch when missing; its sha.
@@ -147,6 +152,7 @@ class FakeGitHub {
   FakeGitHubState state_;
   std::vector<RecordedRequest> requests_;
   std::vector<PendingFault> faults_;
+  std::vector<std::pair<std::string, std::function<void()>>> before_;
   WriteAccess write_access_ = WriteAccess::granted;
   std::condition_variable stopping_cv_;
   bool stopping_ = false;

@@ -23,7 +23,8 @@ json label_json(const GitHubSite& site, const RepositoryFacts& repo, const std::
           {"node_id", "LA_kwDO" + std::to_string(id)},
           {"url", site.api_url + "/repos/" + repo.full_name() + "/labels/" + name},
           {"name", name},
-          {"description", nullptr},
+          // "": the pull request schemas' labels require a string, where `label` allows null.
+          {"description", ""},
           {"color", "ededed"},
           {"default", false}};
 }

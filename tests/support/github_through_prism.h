@@ -1,6 +1,7 @@
-// A fixture for tests of a GitHub client: FakeGitHub behind Prism, so that every request
+// Fixtures for tests of a GitHub client: FakeGitHub behind Prism, so that every request
 // the client sends, and every answer it reads, is checked against GitHub's OpenAPI
-// description. Give the client api_url() as GITHUB_API_URL and github.options().token.
+// description. Give the client api_url() as GITHUB_API_URL and github.options().token,
+// or use GitHubApiThroughPrism's `api`.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +10,9 @@
 #include <memory>
 #include <string>
 
+#include "github/github_api.h"
+#include "net/curl_transport.h"
+#include "net/fake_time.h"
 #include "support/fake_github.h"
 #include "support/prism_proxy.h"
 
@@ -39,6 +43,26 @@ class GitHubThroughPrism : public ::testing::Test {
 
   FakeGitHub github;
   std::unique_ptr<PrismProxy> prism;
+};
+
+// The same, with kblaster's own client for acme/kernels through Prism: `api`, over libcurl,
+// its waits taken in `time` (no real sleeping). Set up after Prism has started.
+class GitHubApiThroughPrism : public GitHubThroughPrism {
+ protected:
+  void SetUp() override {
+    GitHubThroughPrism::SetUp();
+    if (!prism) return;
+    http = std::make_unique<HttpClient>(
+        transport, time.services(),
+        HttpClientOptions{.service = "GitHub", .retry = {}, .secrets = {github.options().token}});
+    api = std::make_unique<GitHubApi>(
+        *http, GitHubTarget{api_url(), "acme", "kernels", github.options().token});
+  }
+
+  FakeTime time;
+  CurlTransport transport;
+  std::unique_ptr<HttpClient> http;
+  std::unique_ptr<GitHubApi> api;
 };
 
 }  // namespace kblaster::testing
