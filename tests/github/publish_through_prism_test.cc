@@ -175,7 +175,9 @@ TEST_F(PublishThroughPrism, ACreateWhoseAnswerTimedOutIsNeverPostedTwice) {
                                    .total = std::chrono::milliseconds(200)});
   auto first =
       publish_sticky_comment(impatient, pull, "kblaster", "d1", "report", CommentMode::always);
-  if (!first.ok()) EXPECT_THAT(first.error().message, HasSubstr("not sent again: it creates"));
+  if (!first.ok()) {
+    EXPECT_THAT(first.error().message, HasSubstr("not sent again: it creates"));
+  }
   for (int i = 0; i < 40 && github.comments(pull).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_THAT(github.comments(pull), SizeIs(1)) << "GitHub did the create";
