@@ -1,5 +1,7 @@
 #include "core/markup_escape.h"
 
+#include <algorithm>
+
 namespace kblaster {
 namespace {
 
@@ -55,6 +57,24 @@ std::string markdown_escape(std::string_view text) {
     else
       out += c;
   }
+  return out;
+}
+
+std::string markdown_code_span(std::string_view text) {
+  std::string body;
+  std::size_t run = 0, longest = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    body += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  std::string out = fence;
+  if (pad) out += ' ';
+  out += body;
+  if (pad) out += ' ';
+  out += fence;
   return out;
 }
 

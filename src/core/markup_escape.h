@@ -17,4 +17,10 @@ std::string html_escape(std::string_view text);
 // one is mentioned; newlines and other control characters as spaces.
 std::string markdown_escape(std::string_view text);
 
+// `text` as an inline Markdown code span, shown exactly (a code span takes no backslash
+// escapes, renders no HTML and mentions no one): fenced by one more backtick than its
+// longest run of backticks, padded with a space where it starts or ends with one, and
+// line breaks and other control characters made spaces.
+std::string markdown_code_span(std::string_view text);
+
 }  // namespace kblaster

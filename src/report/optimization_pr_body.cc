@@ -34,13 +34,8 @@ Estimate speedup_of(const json& entry) {
           .high = number_at(s, "ci_high")};
 }
 
-// Appended rather than "`" + …: GCC 12 warns falsely (-Wrestrict) on const char* + string&&.
-std::string code(std::string_view text) {
-  std::string out(1, '`');
-  out += markdown_escape(text);
-  out += '`';
-  return out;
-}
+// `text` shown exactly, as a code span: escapes would show as backslashes inside one.
+std::string code(std::string_view text) { return markdown_code_span(text); }
 
 // "N=8192, C=768 (timed); N=333, C=1000", or what stands in when the result has no sizes.
 std::string sizes_text(const json& entry) {

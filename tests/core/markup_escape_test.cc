@@ -24,5 +24,15 @@ TEST(Escape, MarkdownLetsNoHtmlNoMarkupAndNoMentionThrough) {
   EXPECT_EQ(markdown_escape("two\nlines\r"), "two lines ") << "a table cell stays one line";
 }
 
+TEST(Escape, ACodeSpanShowsItsTextExactlyWhateverBackticksItHolds) {
+  EXPECT_EQ(markdown_code_span("launch_geometry_tuning"), "`launch_geometry_tuning`")
+      << "no backslashes: a code span shows them";
+  EXPECT_EQ(markdown_code_span("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code_span("`x``"), "``` `x`` ```");
+  EXPECT_EQ(markdown_code_span("two\nlines"), "`two lines`");
+  EXPECT_EQ(markdown_code_span("<img src=x> @someone"), "`<img src=x> @someone`")
+      << "a code span renders no HTML and mentions no one";
+}
+
 }  // namespace
 }  // namespace kblaster

@@ -25,7 +25,7 @@ TEST(OptimizationPrBody, SaysTheSpeedupWithItsCIAndHowItWasVerified) {
   auto body = optimization_pr_body(testing::optimize_with_best_source(), kMatmul);
   ASSERT_TRUE(body.ok()) << body.error().message;
   EXPECT_THAT(*body, HasSubstr("## kblaster: matmul\\_naive 1.21\u00d7 faster, verified"));
-  EXPECT_THAT(*body, HasSubstr("| matmul\\_naive | `examples/kernels/kernels/matmul\\_naive.cu` | "
+  EXPECT_THAT(*body, HasSubstr("| matmul\\_naive | `examples/kernels/kernels/matmul_naive.cu` | "
                                "1.21\u00d7 (1.207\u20131.212) | FASTER |"));
   EXPECT_THAT(*body, HasSubstr("- verified: every size, against the kernel's reference, at each "
                                "step and in the final A/B"));
@@ -41,7 +41,7 @@ TEST(OptimizationPrBody, CarriesThePathTheProfileDeltaTheLessonsAndTheCommands) 
   auto result = testing::optimize_with_best_source();
   auto body = optimization_pr_body(result, kMatmul);
   ASSERT_TRUE(body.ok()) << body.error().message;
-  EXPECT_THAT(*body, HasSubstr("1. `launch\\_geometry\\_tuning`: set the literal 16 of the block "
+  EXPECT_THAT(*body, HasSubstr("1. `launch_geometry_tuning`: set the literal 16 of the block "
                                "(and its 3 other uses in matmul) to 32"));
   EXPECT_THAT(*body,
               HasSubstr("**matmul\\_naive**: state memory.l1\\_bound \u2192 memory.l1\\_bound"));
