@@ -94,7 +94,8 @@ Result<PublishOutcome> publish(GitHubApi& api, const PublishPlan& plan) {
                            review_body(answers, claims.ignored, head_sha));
     if (!url) return after(url.error(), outcome);
     outcome.done.push_back("review: " + std::to_string(answers.size()) + " claim(s) answered" +
-                           (url->empty() ? "" : " " + *url));
+                           (url->updated ? " (its earlier review of this head edited)" : "") +
+                           (url->html_url.empty() ? "" : " " + url->html_url));
   }
   for (const auto& r : plan.results) {
     if (!r.is_object() || r.value("kind", std::string()) != "optimize") continue;

@@ -143,6 +143,20 @@ TEST_F(PublishThroughPrism, PublishPostsTheCommentTheCheckRunAndAReviewOfTheClai
   EXPECT_THAT(reviews[0].body, HasSubstr("**not faster**"));
 }
 
+// A rerun on the same head edits kblaster's review of it: one review per head, not one per run.
+TEST_F(PublishThroughPrism, ARerunEditsItsReviewOfTheSameHead) {
+  auto plan = plan_for(slower_check());
+  plan.review = true;
+  ASSERT_TRUE(publish(*api, plan).ok());
+  auto again = publish(*api, plan);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_THAT(again->done.back(), HasSubstr("(its earlier review of this head edited)"));
+  ASSERT_THAT(github.reviews(pull), SizeIs(1));
+  int puts = 0;
+  for (const auto& r : github.requests()) puts += r.method == "PUT" ? 1 : 0;
+  EXPECT_EQ(puts, 1);
+}
+
 TEST_F(PublishThroughPrism, A502OnAnUpdateAndARateLimitedCreateAreRetriedAndNothingIsLost) {
   github.inject({.kind = testing::FaultKind::bad_gateway,
                  .on_call = 1,

@@ -159,6 +159,20 @@ Reply list_reviews(FakeGitHubState& state, const Call& call) {
   return page_of(state, call, out);
 }
 
+// PUT pulls/{n}/reviews/{id}: a submitted review's body replaced, as GitHub allows.
+Reply update_review(FakeGitHubState& state, const Call& call) {
+  const int number = std::stoi(call.params[0]);
+  const std::int64_t id = std::stoll(call.params[1]);
+  if (!call.body.is_object() || !call.body.contains("body") || !call.body["body"].is_string())
+    return invalid("PullRequestReview", "body", "missing_field", kReviewDocs);
+  for (FakeReview& r : state.reviews)
+    if (r.number == number && r.id == id) {
+      r.body = call.body["body"].get<std::string>();
+      return {.body = review_json(state, r)};
+    }
+  return not_found();
+}
+
 }  // namespace
 
 const std::vector<Route>& pull_routes() {
@@ -169,6 +183,7 @@ const std::vector<Route>& pull_routes() {
       {"PATCH", R"(/pulls/(\d{1,9}))", Access::write, edit_pull},
       {"POST", R"(/pulls/(\d{1,9})/reviews)", Access::write, create_review},
       {"GET", R"(/pulls/(\d{1,9})/reviews)", Access::read, list_reviews},
+      {"PUT", R"(/pulls/(\d{1,9})/reviews/(\d{1,18}))", Access::write, update_review},
   };
   return kRoutes;
 }

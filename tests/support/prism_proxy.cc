@@ -137,6 +137,7 @@ const std::vector<std::string>& described_github_paths() {
       "/repos/{owner}/{repo}/pulls",
       "/repos/{owner}/{repo}/pulls/{pull_number}",
       "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}",
       "/rate_limit",
   };
   return kPaths;
