@@ -7,15 +7,6 @@
 #include "report/publish_text.h"
 
 namespace kblaster {
-namespace {
-
-std::optional<std::string> environment_value(const std::string& name) {
-  const char* value = std::getenv(name.c_str());
-  return value ? std::optional<std::string>(value) : std::nullopt;
-}
-
-}  // namespace
-
 void add_publish_flags(CLI::App& app, PublishFlags& flags) {
   app.add_option("--comment", flags.comment,
                  "The sticky PR comment: always (default), on-change (when the findings "
@@ -61,7 +52,7 @@ Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, Pub
   auto options = publisher_options(flags);
   if (!options) return Error::usage("--comment " + flags.comment + ": always, on-change or never");
   return Publisher::open(*options, std::move(target),
-                         {.env = environment_value,
+                         {.env = process_environment,
                           .clock = session.clock,
                           .jitter_seed = draw_seed(),
                           .progress = session.progress});

@@ -18,7 +18,7 @@ void add_revision_flags(CLI::App& app, RevisionFlags& flags) {
 }
 
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags,
-                                                      const EnvLookup& env,
+                                                      const EnvironmentLookup& env,
                                                       const FileReader& read) {
   if (flags.from_event) {
     if (!flags.base.empty() || !flags.head.empty())
@@ -45,10 +45,7 @@ Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags
 }
 
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags) {
-  const EnvLookup env = [](const std::string& name) {
-    const char* v = std::getenv(name.c_str());
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  };
+  const EnvironmentLookup env = process_environment;
   std::optional<Error> unread;  // why the payload was not read, naming the file and the limit
   const FileReader read = [&unread](const std::string& path) -> std::optional<std::string> {
     auto text = read_bounded(path, kMaxEventBytes, "$GITHUB_EVENT_PATH");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "core/environment.h"
 #include "core/status.h"
 #include "github/event_payload.h"
 
@@ -28,13 +29,13 @@ struct RequestedRange {
   std::optional<EventRevisions> event;  // set when the range came from a GitHub event
 };
 
-using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
 
 // nullopt when no range was asked for (plain `kblaster plan`). Usage errors for
 // half a range, --event without $GITHUB_EVENT_PATH, or an unreadable payload.
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags,
-                                                      const EnvLookup& env, const FileReader& read);
+                                                      const EnvironmentLookup& env,
+                                                      const FileReader& read);
 // The same, with this process's environment and files.
 Result<std::optional<RequestedRange>> requested_range(const RevisionFlags& flags);
 

@@ -5,10 +5,6 @@
 namespace kblaster {
 namespace {
 
-bool is_error(std::string_view verdict) {
-  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED";
-}
-
 std::string fail_on(const nlohmann::json& check) {
   return check.is_object() ? check.value("fail_on", std::string("slower")) : "slower";
 }
@@ -33,13 +29,17 @@ std::string clip(std::string text, std::size_t limit) {
 
 }  // namespace
 
+bool is_failed_verdict(std::string_view verdict) {
+  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED";
+}
+
 std::string_view check_conclusion(const nlohmann::json& check) {
   bool measured = false, failed = false;
   const bool slower_fails = fail_on(check) == "slower";
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
     measured = measured || v != "SKIPPED";
-    failed = failed || is_error(v) || (slower_fails && v == "SLOWER");
+    failed = failed || is_failed_verdict(v) || (slower_fails && v == "SLOWER");
   }
   if (fail_on(check) == "never") failed = false;
   if (failed) return "failure";
@@ -51,7 +51,7 @@ std::vector<Annotation> check_annotations(const nlohmann::json& check) {
   const bool slower_fails = fail_on(check) != "error" && fail_on(check) != "never";
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
-    if (!is_error(v) && v != "SLOWER") continue;
+    if (!is_failed_verdict(v) && v != "SLOWER") continue;
     if (!row.contains("source") || !row["source"].is_object()) continue;
     const auto& source = row["source"];
     const std::string path = source.value("path", std::string());

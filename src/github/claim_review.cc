@@ -5,14 +5,10 @@
 #include <cstdio>
 
 #include "core/markup_escape.h"
+#include "github/check_run_output.h"
 
 namespace kblaster {
 namespace {
-
-// The check verdicts whose head failed verification, did not build or was not trusted.
-bool is_failure(std::string_view verdict) {
-  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED";
-}
 
 const nlohmann::json* row_of(const nlohmann::json& check, const std::string& kernel) {
   if (!check.is_object() || !check.contains("kernels") || !check["kernels"].is_array())
@@ -44,7 +40,7 @@ ClaimAnswer answer(const SpeedupClaim& claim, const nlohmann::json& check) {
   }
   const std::string verdict = row->value("verdict", "");
   a.reason = row->value("reason", "");
-  if (is_failure(verdict)) {
+  if (is_failed_verdict(verdict)) {
     a.verdict = ClaimVerdict::fails_verification;
     return a;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/environment.h"
 #include "core/status.h"
 
 namespace kblaster {
@@ -18,9 +19,6 @@ struct GitHubTarget {
   std::string owner, repo;
   std::string token;  // a secret: never printed, logged or passed to a child process
 };
-
-// An environment variable's value; nullopt when unset.
-using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
 
 // From GITHUB_API_URL (default https://api.github.com; http(s) only), GITHUB_REPOSITORY
 // ("owner/repo"; `repository` overrides it when not empty) and the variable

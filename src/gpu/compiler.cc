@@ -71,11 +71,6 @@ std::vector<fs::path> repository_read_roots(const fs::path& root) {
   return roots;
 }
 
-std::optional<std::string> process_environment(const std::string& name) {
-  const char* value = std::getenv(name.c_str());
-  return value ? std::optional<std::string>(value) : std::nullopt;
-}
-
 Result<NvccCompiler> NvccCompiler::at(const fs::path& nvcc) {
   ProcessOptions options;
   options.timeout_seconds = 60.0;
@@ -167,8 +162,9 @@ Result<CompileOutput> NvccCompiler::compile(const CompileJob& job) {
   if (!run) return run.error();
   CompileOutput out{run->exit_code, std::move(run->output), run->seconds, std::move(run->sandbox)};
   if (run->output_dropped > 0)
-    out.log += "\nkblaster: nvcc's output was cut after " + std::to_string(options.max_output_bytes) +
-               " bytes; " + std::to_string(run->output_dropped) + " more were dropped\n";
+    out.log += "\nkblaster: nvcc's output was cut after " +
+               std::to_string(options.max_output_bytes) + " bytes; " +
+               std::to_string(run->output_dropped) + " more were dropped\n";
   if (run->timed_out)
     out.log += "\nkblaster: nvcc was killed after " + std::to_string(job.timeout_seconds) + " s\n";
   return out;

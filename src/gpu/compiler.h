@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/environment.h"
 #include "core/status.h"
 #include "gpu/sandbox.h"
 
@@ -47,12 +48,6 @@ class Compiler {
 // What a compile may read of the repository at `root`: each entry at its top
 // level except .git (whose config may hold a token) and .kblaster.
 std::vector<std::filesystem::path> repository_read_roots(const std::filesystem::path& root);
-
-// Reads one environment variable; nullopt when unset. Passed in so tests can
-// control where nvcc is looked for.
-using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
-// The real process environment (getenv).
-std::optional<std::string> process_environment(const std::string& name);
 
 // nvcc, building position-independent shared objects with a private, static
 // cudart (compiler.cc says why). Each compile runs sandboxed (compile_sandbox):
