@@ -12,4 +12,10 @@ std::string candidate_fingerprint(std::string_view source, std::string_view sett
   return hash.hex();
 }
 
+std::string source_defaults_setting(const std::set<std::string>& tunables) {
+  std::string out;
+  for (const auto& name : tunables) out += "\x1fS" + name;
+  return out;
+}
+
 }  // namespace kblaster

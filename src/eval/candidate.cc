@@ -10,6 +10,7 @@ std::string Candidate::fingerprint() const {
   for (const auto& [k, v] : macros) settings += std::string("\x1f") + "D" + k + '=' + v;
   for (const auto& [k, v] : launcher_args)
     settings += std::string("\x1f") + "A" + k + '=' + std::to_string(v);
+  settings += source_defaults_setting(source_defaults);
   return candidate_fingerprint(source, settings);
 }
 

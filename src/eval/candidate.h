@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct Candidate {
   std::string arch;                                   // empty: the run's arch
   std::map<std::string, std::string> macros;          // -D tunables (spec `tunables`)
   std::map<std::string, std::int64_t> launcher_args;  // launcher-argument tunables
+  // -D tunables built with no -D, so that the source's own #define decides (a source
+  // form, search/source_form.h); such a tunable has no entry in `macros`.
+  std::set<std::string> source_defaults;
   std::vector<std::string> path;     // technique ids applied since the baseline, in order
   std::vector<std::string> changes;  // one description per applied technique
 

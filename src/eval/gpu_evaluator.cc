@@ -30,6 +30,7 @@ BuildRequest build_request_for(const Candidate& c, const std::string& run_arch,
   for (const auto& [name, value] : c.launcher_args)
     r.macros["KBLASTER_TUNE_" + name] = std::to_string(value);
   r.extra_flags = c.extra_flags;
+  r.source_defaults = c.source_defaults;
   return r;
 }
 

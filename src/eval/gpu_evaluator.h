@@ -54,6 +54,9 @@ class ResultProbe {
   virtual ~ResultProbe() = default;
   // An interleaved A/B of `a` against `b` at the timed size, both verified before.
   virtual Result<AbResult> compare(const Candidate& a, const Candidate& b) = 0;
+  // Builds `child`, verifies it at every size and times it against `parent`, as a
+  // search step does (Evaluator::evaluate): how a source form is checked.
+  virtual Result<Evaluation> verify_and_time(const Candidate& parent, const Candidate& child) = 0;
   // The candidate's profile; nullopt with `why` set when there is none (no ncu).
   virtual Result<std::optional<ProfileReport>> profile(const Candidate& c, std::string& why) = 0;
   // Seconds the GPU was busy so far.
@@ -80,6 +83,9 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // An A/B comparison of two candidates already evaluated (the baseline and the
   // best), for the result's speedup and its CI.
   Result<AbResult> compare(const Candidate& a, const Candidate& b) override;
+  Result<Evaluation> verify_and_time(const Candidate& parent, const Candidate& child) override {
+    return evaluate(parent, child);
+  }
 
   // Seconds spent in harness and ncu calls (verifying, timing, profiling; their
   // host-side work included) and seconds the search waited for builds, for the

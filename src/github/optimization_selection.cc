@@ -38,14 +38,63 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
+// What a change carries: the verified text and its speedup, from the best or its source form.
+struct Carried {
+  std::string text;
+  json speedup;
+  std::vector<std::string> written_as_source;  // the source form's rewrites; empty for the best
+  std::vector<std::string> source_defaults;
+};
+
 // A kernel name git takes as a branch's last component: no "..", no ".lock" or "." end.
 bool names_a_branch(const std::string& kernel) {
   return is_kernel_name(kernel) && kernel.find("..") == std::string::npos &&
          !kernel.ends_with(".lock") && !kernel.ends_with(".");
 }
 
-// Why `k`, a kernel of the result, stays out of a pull request; nullopt when it may go in.
-std::optional<LeftOut> rule_out(const json& k, const std::string& name) {
+// Why the timing of `speedup` (with its `ab`) does not stand: "" when it is FASTER,
+// trusted and not rejected.
+std::string untrusted(const json& speedup, const json& ab) {
+  if (!number_at(speedup, "value") || !ab.is_object() || ab.value("trusted", false) != true ||
+      !text_at(ab, "rejected").empty())
+    return text_at(ab, "rejected").empty() ? "not trusted" : text_at(ab, "rejected");
+  return "";
+}
+
+// Why `k`'s source form (search/source_form_check.h) cannot stand in for a best that
+// needs build settings; "" when it can, with `carried` set to the form.
+std::string form_rule_out(const json& k, Carried& carried) {
+  const json form = k.value("source_form", json());
+  if (!form.is_object()) return "no source form was made (the result predates them)";
+  const std::string status = text_at(form, "status");
+  if (status == "incomplete") return "no source form: " + joined(texts_at(form, "not_carried"));
+  if (status != "verified")
+    return "its source form " + status + ": " +
+           text_at(form.value("verification", json()), "detail");
+  const json speedup = form.value("speedup", json());
+  if (text_at(speedup, "verdict") != "FASTER")
+    return "its source form is " + text_at(speedup, "verdict") + " against the baseline (" +
+           text_at(speedup, "reason") + ")";
+  if (const auto why = untrusted(speedup, form.value("final_ab", json())); !why.empty())
+    return "its source form's timing: " + why;
+  if (const auto soft = texts_at(form, "soft_verification"); !soft.empty())
+    return "its source form fails the soft verification: " + joined(soft);
+  const auto defaults = texts_at(form, "source_defaults");
+  if (!form.contains("source") || !form["source"].is_string() ||
+      candidate_fingerprint(form["source"].get<std::string>(),
+                            source_defaults_setting({defaults.begin(), defaults.end()})) !=
+          text_at(form, "candidate"))
+    return "its source form's text is not the one verified";
+  carried = {.text = form["source"].get<std::string>(),
+             .speedup = speedup,
+             .written_as_source = texts_at(form, "rewrites"),
+             .source_defaults = defaults};
+  return "";
+}
+
+// Why `k`, a kernel of the result, stays out of a pull request; nullopt when it may go in,
+// with `carried` set to what it carries.
+std::optional<LeftOut> rule_out(const json& k, const std::string& name, Carried& carried) {
   const auto out = [&](LeftOutReason reason, std::string detail) {
     return LeftOut{.kernel = name, .reason = reason, .detail = std::move(detail)};
   };
@@ -58,19 +107,25 @@ std::optional<LeftOut> rule_out(const json& k, const std::string& name) {
   if (text_at(speedup, "verdict") != "FASTER")
     return out(LeftOutReason::not_faster, text_at(speedup, "reason"));
   const json ab = k.value("final_ab", json());
-  if (!number_at(speedup, "value") || !ab.is_object() || ab.value("trusted", false) != true ||
-      !text_at(ab, "rejected").empty())
+  if (!untrusted(speedup, ab).empty())
     return out(LeftOutReason::untrusted_timing, text_at(ab, "rejected"));
   if (const auto soft = texts_at(k, "soft_verification"); !soft.empty())
     return out(LeftOutReason::soft_verification, joined(soft));
-  if (const auto settings = texts_at(k, "settings_needed"); !settings.empty())
-    return out(LeftOutReason::needs_build_setting, joined(settings));
+  if (const auto settings = texts_at(k, "settings_needed"); !settings.empty()) {
+    const std::string why = form_rule_out(k, carried);
+    if (!why.empty()) return out(LeftOutReason::needs_build_setting, joined(settings) + "; " + why);
+    return std::nullopt;
+  }
   if (!k.contains("best_source") || !k["best_source"].is_string())
     return out(LeftOutReason::no_source_text,
                "the result was written before kblaster recorded best_source; run optimize again");
   if (candidate_fingerprint(k["best_source"].get<std::string>()) != text_at(k, "best_candidate"))
     return out(LeftOutReason::source_not_verified,
                "best_source does not hash to best_candidate " + text_at(k, "best_candidate"));
+  carried = {.text = k["best_source"].get<std::string>(),
+             .speedup = speedup,
+             .written_as_source = {},
+             .source_defaults = {}};
   return std::nullopt;
 }
 
@@ -126,20 +181,22 @@ OptimizationSelection select_verified_changes(const json& result) {
   if (!kernels.is_array()) return selection;
   for (const json& k : kernels) {
     const std::string name = text_at(k, "kernel");
-    if (auto left = rule_out(k, name)) {
+    Carried carried;
+    if (auto left = rule_out(k, name, carried)) {
       selection.left_out.push_back(std::move(*left));
       continue;
     }
-    const json& speedup = k["speedup"];
-    const double value = *number_at(speedup, "value");
+    const double value = *number_at(carried.speedup, "value");
     selection.changes.push_back({.kernel = name,
                                  .source = text_at(k, "source"),
-                                 .text = k["best_source"].get<std::string>(),
+                                 .text = std::move(carried.text),
                                  .baseline = text_at(k, "baseline_candidate"),
                                  .speedup = value,
-                                 .ci_low = number_at(speedup, "ci_low").value_or(value),
-                                 .ci_high = number_at(speedup, "ci_high").value_or(value),
-                                 .path = texts_at(k, "path")});
+                                 .ci_low = number_at(carried.speedup, "ci_low").value_or(value),
+                                 .ci_high = number_at(carried.speedup, "ci_high").value_or(value),
+                                 .path = texts_at(k, "path"),
+                                 .written_as_source = std::move(carried.written_as_source),
+                                 .source_defaults = std::move(carried.source_defaults)});
   }
   return selection;
 }

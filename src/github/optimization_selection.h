@@ -19,7 +19,7 @@ enum class LeftOutReason {
   not_faster,           // the final A/B did not say FASTER
   untrusted_timing,     // the final A/B's timing was rejected or not trusted
   soft_verification,    // the static rules found something in the best
-  needs_build_setting,  // the gain needs flags, an arch or tunables the source does not carry
+  needs_build_setting,  // the gain needs build settings, and no verified source form has it
   no_source_text,       // the result does not carry the verified text (best_source)
   source_not_verified,  // best_source is not the text best_candidate names
   base_differs,         // the base branch's file is not the source the search started from
@@ -45,6 +45,11 @@ struct VerifiedChange {
   std::string baseline;  // baseline_candidate: what the base branch's file must hash to
   double speedup = 1.0, ci_low = 1.0, ci_high = 1.0;  // baseline time / best time
   std::vector<std::string> path;                      // the techniques, in order
+  // Set when the search's best needed build settings and this is its verified source form
+  // (search/source_form_check.h): one line per setting written as source, and the -D
+  // tunables whose value now lives in the source's #define.
+  std::vector<std::string> written_as_source;
+  std::vector<std::string> source_defaults;
 };
 
 struct OptimizationSelection {
@@ -53,10 +58,12 @@ struct OptimizationSelection {
 };
 
 // Every kernel of `result` (kind optimize) either as a change, when its final A/B says
-// FASTER with a trusted timing and a speedup, its soft verification passed, it needs no
-// build setting, and the result carries the text whose fingerprint is best_candidate;
-// or left out with the first rule it fails. Never fails: a field of the wrong type fails
-// its rule.
+// FASTER with a trusted timing and a speedup, its soft verification passed, and either it
+// needs no build setting and the result carries the text whose fingerprint is
+// best_candidate, or it needs some and its source form (written as source, verified, and
+// FASTER against the baseline with a trusted timing) carries the text its fingerprint
+// names, with the form's own speedup; or left out with the first rule it fails. Never fails: a
+// field of the wrong type fails its rule.
 OptimizationSelection select_verified_changes(const nlohmann::json& result);
 
 // A pull request to make: its head branch, title and commit message, and the changes.

@@ -28,11 +28,13 @@ SourceReader tree_reader(const fs::path& root) {
   };
 }
 
-// -D values: each tunable's requested or first value, then other requested macros.
+// -D values: each tunable's requested or first value (none for a source default), then
+// other requested macros.
 std::vector<std::string> resolve_defines(const KernelSpec& spec, const BuildRequest& request) {
   std::vector<std::string> defines;
   std::map<std::string, std::string> rest = request.macros;
   for (const auto& t : spec.tunables) {
+    if (request.source_defaults.contains(t.name)) continue;
     auto it = rest.find(t.name);
     if (it != rest.end()) {
       defines.push_back(t.name + "=" + it->second);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,10 @@ struct BuildRequest {
   std::map<std::string, std::string>
       macros;                            // NAME -> VALUE; unset tunables take their first value
   std::vector<std::string> extra_flags;  // after the spec's nvcc_flags
-  ShimKind shim = ShimKind::candidate;   // cpu_reference to build a reference_spec's CPU function
+  // Tunables built with no -D at all, so that the source's own #define decides: how an
+  // optimization's source form (search/source_form.h) is built as a repository builds it.
+  std::set<std::string> source_defaults;
+  ShimKind shim = ShimKind::candidate;  // cpu_reference to build a reference_spec's CPU function
 };
 
 struct BuildResult {

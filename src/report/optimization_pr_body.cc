@@ -53,6 +53,39 @@ std::string sizes_text(const json& entry) {
   return markdown_escape(out);
 }
 
+// The verified source form a pull request carries for `entry` instead of its best, which
+// needed build settings (github/optimization_selection.h); null when it carries the best.
+json carried_form(const json& entry) {
+  const json settings = entry.value("settings_needed", json::array());
+  const json form = entry.value("source_form", json());
+  if (!settings.is_array() || settings.empty() || text_at(form, "status") != "verified")
+    return nullptr;
+  return form;
+}
+
+// What the search's best needed and how the pull request's source carries it instead.
+std::string written_as_source(const PrKernel& k) {
+  const json form = carried_form(k.entry);
+  if (form.is_null()) return "";
+  std::string out = "**" + markdown_escape(k.view->name) +
+                    "**: the search's best needed build settings, so this pull request carries "
+                    "its source form, verified and timed on its own (the speedup above is the "
+                    "form's):\n";
+  for (const json& line : form.value("rewrites", json::array()))
+    if (line.is_string()) out += "- " + markdown_escape(line.get<std::string>()) + "\n";
+  if (const auto ratio = number_at(form.value("against_best", json()), "ratio"))
+    out +=
+        "- time of the source form / time of the best with its settings: " + format_number(*ratio) +
+        "\n";
+  for (const json& name : form.value("source_defaults", json::array()))
+    if (name.is_string())
+      out += "- kblaster.toml still lists " + code(name.get<std::string>()) +
+             "'s values with the old one first, and kblaster passes the first value as -D, "
+             "which overrides the new default: put the new value first to have kblaster time "
+             "what your build compiles\n";
+  return out + "\n";
+}
+
 std::string verification(const PrKernel& k, const json& result) {
   const json ab = k.entry.contains("final_ab") ? k.entry["final_ab"] : json();
   const json recheck = ab.is_object() && ab.contains("recheck") ? ab["recheck"] : json();
@@ -130,7 +163,12 @@ Result<std::string> optimization_pr_body(const json& result, const OptimizationP
                                  [&](const KernelView& k) { return k.name == name; });
     if (it == view->kernels.end())
       return Error::internal("the optimize result has no kernel " + name);
-    kernels.push_back({&*it, result["kernels"][it - view->kernels.begin()]});
+    json entry = result["kernels"][it - view->kernels.begin()];
+    if (const json form = carried_form(entry); !form.is_null()) {
+      entry["speedup"] = form.value("speedup", json());
+      entry["final_ab"] = form.value("final_ab", json());
+    }
+    kernels.push_back({&*it, std::move(entry)});
   }
   std::string out = "## kblaster: ";
   out += kernels.size() == 1 ? markdown_escape(kernels[0].view->name) + " " +
@@ -150,6 +188,9 @@ Result<std::string> optimization_pr_body(const json& result, const OptimizationP
       "\nSpeedup: base time / new time, from a final interleaved A/B of the two; the CI is "
       "its 99% interval.\n\n### Verification\n\n";
   for (const PrKernel& k : kernels) out += verification(k, result);
+  std::string forms;
+  for (const PrKernel& k : kernels) forms += written_as_source(k);
+  if (!forms.empty()) out += "### Build settings written as source\n\n" + forms;
   out += "### Path of techniques and profile delta\n\n";
   for (const PrKernel& k : kernels) out += techniques(k);
   out += "### Lessons from the KB\n\n" + lessons(kernels);

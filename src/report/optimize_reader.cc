@@ -1,5 +1,6 @@
 #include "report/optimize_reader.h"
 
+#include "report/number_text.h"
 #include "report/provenance_facts.h"
 #include "report/view_fields.h"
 
@@ -22,6 +23,31 @@ Result<std::vector<SearchPoint>> read_search(const JsonField& steps) {
   return out;
 }
 
+// A line on the best's source form (search/source_form_check.h), when it has one: what
+// was written as source, and how the form fared.
+Status read_source_form(const JsonField& form, KernelView& k) {
+  if (!form.present()) return Ok{};
+  auto status = form["status"].string();
+  if (!status) return status.error();
+  auto rewrites = read_strings(form["rewrites"]);
+  if (!rewrites) return rewrites.error();
+  auto not_carried = read_strings(form["not_carried"]);
+  if (!not_carried) return not_carried.error();
+  std::string line = "source form: " + *status;
+  if (*status == "verified") {
+    auto verdict = form["speedup"]["verdict"].string();
+    if (!verdict) return verdict.error();
+    auto value = form["speedup"]["value"].optional_number();
+    if (!value) return value.error();
+    line += ", " + *verdict;
+    if (*value) line += " " + format_ratio(**value) + " against the baseline";
+  }
+  for (const auto& r : *rewrites) line += "; " + r;
+  for (const auto& n : *not_carried) line += "; not carried: " + n;
+  k.verification.push_back(line);
+  return Ok{};
+}
+
 // Lines on how the best was verified, what it needs and why the search stopped.
 Status read_verification(const JsonField& j, KernelView& k) {
   auto verification = j["verification"].optional_string();
@@ -35,6 +61,7 @@ Status read_verification(const JsonField& j, KernelView& k) {
   if (!settings) return settings.error();
   for (const auto& s : *settings)
     k.verification.push_back("the best also needs, in kblaster.toml: " + s);
+  KB_TRY(read_source_form(j["source_form"], k));
   for (const auto& [field, label] : {std::pair{"profile_delta_missing", "no profile delta: "},
                                      std::pair{"stop_reason", "search stopped: "}}) {
     auto text = j[field].optional_string();

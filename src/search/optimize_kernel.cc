@@ -35,8 +35,10 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
   const double start = session.clock.now_seconds();
-  auto result = run_search(Candidate{*source, {}, {}, {}, {}, {}, {}}, spec, evaluator, *run.kb,
-                           *run.catalogue, search, session.clock, session.progress);
+  Candidate as_read;  // the search starts from the source as the repository holds it
+  as_read.source = *source;
+  auto result = run_search(as_read, spec, evaluator, *run.kb, *run.catalogue, search, session.clock,
+                           session.progress);
   if (!result) return result.error();
   return write_optimize_result(spec, run.repo_root, *result, evaluator, run.ceilings,
                                session.clock.now_seconds() - start, run.out_dir, run.write_back,

@@ -7,7 +7,9 @@
 #include "core/file_write.h"
 #include "core/input_limits.h"
 #include "profile/profile_delta.h"
+#include "search/final_ab.h"
 #include "search/search_budget.h"
+#include "search/source_form_check.h"
 
 namespace kblaster {
 namespace {
@@ -106,23 +108,11 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
 
   bool verified_faster = false;
   if (changed) {
-    // The speedup claimed is a fresh A/B of baseline against best, not the product of steps.
-    auto ab = evaluator.compare(r.baseline, best);
+    auto ab = final_ab(evaluator, r.baseline, best);
     if (!ab) return ab.error();
-    j["final_ab"] = to_json(*ab);
-    const Comparison& c = ab->comparison;
-    const bool timed = ab->rejected.empty() && c.ratio > 0.0 && std::isfinite(c.ratio);
-    verified_faster = timed && c.verdict == Verdict::faster;
-    if (timed)
-      j["speedup"] = {{"value", 1.0 / c.ratio},
-                      {"ci_low", 1.0 / c.ci_high},
-                      {"ci_high", 1.0 / c.ci_low},
-                      {"verdict", verdict_name(c.verdict)},
-                      {"reason", c.reason}};
-    else
-      j["speedup"] = {{"value", nullptr},
-                      {"verdict", ab->rejected.empty() ? verdict_name(c.verdict) : "REJECTED"},
-                      {"reason", ab->rejected.empty() ? c.reason : ab->rejected}};
+    j["final_ab"] = std::move(ab->final_ab);
+    j["speedup"] = std::move(ab->speedup);
+    verified_faster = ab->verified_faster;
   } else {
     j["speedup"] = {
         {"value", 1.0}, {"verdict", "SAME"}, {"reason", "no faster verified candidate"}};
@@ -194,6 +184,12 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
   }
   for (const auto& s : settings_needed(best))
     session.progress << "  the best also needs, in kblaster.toml: " << s << "\n";
+  // A best that needs build settings reaches a repository's own build only as source.
+  if (verified_faster && !settings_needed(best).empty()) {
+    auto form = check_source_form(r, evaluator, dir, best_file.filename(), session.progress);
+    if (!form) return form.error();
+    j["source_form"] = std::move(*form);
+  }
   KB_TRY(replace_file(result_file, j.dump(2) + "\n"));
   session.progress << "  wrote " << best_file.string() << " and " << result_file.string() << "\n";
   // The evaluator keeps each built candidate's tree, and each profiled one's ncu CSV,

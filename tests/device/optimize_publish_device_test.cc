@@ -24,14 +24,18 @@ using ::testing::SizeIs;
 
 class OptimizePublishOnDevice : public testing::OnDevice {
  protected:
-  testing::CliResult optimize() const {
+  // optimize --publish on `kernels` with seed 7, breadth 4, depth 3 and 90 s per kernel.
+  testing::CliResult optimize(const std::vector<std::string>& kernels = {"matmul_naive"}) const {
     testing::ScopedEnv env({{"GITHUB_API_URL", github.url()},
                             {"GITHUB_REPOSITORY", "acme/kernels"},
                             {"GITHUB_TOKEN", github.options().token}});
-    return testing::run_kblaster(
-        {"optimize", "examples/kernels", "--kernel", "matmul_naive", "--search-seed", "7",
-         "--breadth", "4", "--depth", "3", "--max-time", "90", "--json", "--publish", "--kb",
-         (work.path() / "kb.sqlite").string(), "--out", (work.path() / "out").string()});
+    std::vector<std::string> args = {"optimize", "examples/kernels"};
+    for (const auto& k : kernels) args.insert(args.end(), {"--kernel", k});
+    args.insert(args.end(),
+                {"--search-seed", "7", "--breadth", "4", "--depth", "3", "--max-time", "90",
+                 "--json", "--publish", "--kb", (work.path() / "kb.sqlite").string(), "--out",
+                 (work.path() / "out").string()});
+    return testing::run_kblaster(args);
   }
 
   testing::TempDir work;
@@ -62,6 +66,48 @@ TEST_F(OptimizePublishOnDevice, AVerifiedSourceChangeOpensOnePullRequestAndAReru
   EXPECT_THAT(github.pulls(), SizeIs(1)) << "the rerun updates its PR, never a second";
   for (const auto& r : {first, again})
     EXPECT_THAT(r.err + r.out, ::testing::Not(HasSubstr(github.options().token)));
+}
+
+// softmax_slow's best at seed 7 needed -use_fast_math on the H200 (2026-12-02 fixtures), and
+// scale_rows's a launcher-argument block size. The first goes in as its source form, with
+// __expf in the source, verified and timed on its own; the second has no source form and is
+// left out, saying why.
+TEST_F(OptimizePublishOnDevice, AFlagGainGoesInAsItsVerifiedSourceFormAndALauncherArgumentDoesNot) {
+  auto files = testing::example_base_files("examples/kernels/");
+  files["examples/kernels/kernels/scale_rows.cu"] =
+      testing::read_text(testing::examples_dir() / "kernels/scale_rows.cu");
+  github.push_commit("main", files);
+  auto run = optimize({"softmax_slow", "scale_rows"});
+  keep("optimize_publish_source_form", run);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto result = nlohmann::json::parse(run.out);
+  const auto& softmax = result["kernels"][0];
+  ASSERT_FALSE(softmax["settings_needed"].empty()) << softmax["path"].dump();
+  ASSERT_EQ(softmax["speedup"]["verdict"], "FASTER");
+  const auto& form = softmax["source_form"];
+  ASSERT_EQ(form["status"], "verified") << form.dump(2).substr(0, 2000);
+  EXPECT_THAT(form["source"].get<std::string>(), HasSubstr("__expf("));
+  EXPECT_THAT(run.err, HasSubstr("source form: nvcc_flags \"-use_fast_math\""));
+  if (form["speedup"]["verdict"] == "FASTER") {
+    EXPECT_THAT(run.err, HasSubstr("published optimization PR #1 opened for softmax_slow: "));
+    ASSERT_THAT(github.pulls(), SizeIs(1));
+    EXPECT_EQ(github.files_at(
+                  "kblaster/optimize/softmax_slow")["examples/kernels/kernels/softmax_slow.cu"],
+              form["source"]);
+    EXPECT_THAT(github.pulls()[0].body, HasSubstr("### Build settings written as source"));
+    if (const char* dir = std::getenv("KBLASTER_DEVICE_LOG_DIR"))
+      std::ofstream(std::filesystem::path(dir) / "optimize_publish_source_form_pr_body.md")
+          << github.pulls()[0].body;
+  } else {
+    EXPECT_THAT(run.err, HasSubstr("softmax_slow left out: needs a build setting"));
+  }
+  const auto& scale = result["kernels"][1];
+  if (!scale["settings_needed"].empty() && scale["speedup"]["verdict"] == "FASTER") {
+    EXPECT_EQ(scale["source_form"]["status"], "incomplete");
+    EXPECT_THAT(run.err, HasSubstr("scale_rows left out: needs a build setting (args: block_size"));
+  }
+  if (const char* dir = std::getenv("KBLASTER_DEVICE_LOG_DIR"))
+    std::ofstream(std::filesystem::path(dir) / "optimize_publish_source_form.json") << run.out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/candidate_fingerprint.h"
 #include "h200_fixtures.h"
 
 namespace kblaster {
@@ -32,7 +33,8 @@ TEST(OptimizationSelection, ASourceChangeGoesInAndAFlagsGainIsLeftOutNeedingABui
   EXPECT_EQ(selection.left_out[0].kernel, "softmax_slow");
   EXPECT_EQ(selection.left_out[0].reason, LeftOutReason::needs_build_setting);
   EXPECT_EQ(selection.left_out[0].why(),
-            "needs a build setting (nvcc_flags: add \"-use_fast_math\")");
+            "needs a build setting (nvcc_flags: add \"-use_fast_math\"; no source form was made "
+            "(the result predates them))");
 }
 
 TEST(OptimizationSelection, ALauncherArgumentTunableNeedsABuildSettingToo) {
@@ -42,7 +44,8 @@ TEST(OptimizationSelection, ALauncherArgumentTunableNeedsABuildSettingToo) {
   ASSERT_THAT(selection.left_out, SizeIs(2));
   EXPECT_EQ(selection.left_out[1].kernel, "scale_rows");
   EXPECT_EQ(selection.left_out[1].why(),
-            "needs a build setting (args: block_size tunable = 256 first)");
+            "needs a build setting (args: block_size tunable = 256 first; no source form was "
+            "made (the result predates them))");
 }
 
 TEST(OptimizationSelection, AResultWithoutTheVerifiedTextLeavesTheSourceChangeOutSayingWhy) {
@@ -94,6 +97,71 @@ TEST(OptimizationSelection, EachRuleLeavesOutWhatItGuards) {
     EXPECT_EQ(selection.left_out[1].reason, c.reason) << c.what;
   }
   EXPECT_THAT(select_verified_changes(nlohmann::json("not a result")).changes, SizeIs(0));
+}
+
+TEST(OptimizationSelection, AVerifiedFasterSourceFormGoesInWithItsOwnSpeedup) {
+  const auto selection = select_verified_changes(testing::optimize_with_source_form());
+  ASSERT_THAT(selection.changes, SizeIs(2));
+  const VerifiedChange& c = selection.changes[0];
+  EXPECT_EQ(c.kernel, "softmax_slow");
+  EXPECT_NEAR(c.speedup, 1.38, 1e-9);  // the form's, not the flag build's 1.42
+  EXPECT_NEAR(c.ci_low, 1.37, 1e-9);
+  EXPECT_THAT(c.text, HasSubstr("s += __expf(x[c] - m);"));
+  EXPECT_THAT(c.written_as_source, ::testing::ElementsAre(HasSubstr("expf -> __expf")));
+  EXPECT_THAT(selection.left_out, SizeIs(0));
+}
+
+TEST(OptimizationSelection, ASourceFormThatDoesNotStandLeavesTheKernelOutSayingWhy) {
+  struct Case {
+    const char* what;
+    std::function<void(nlohmann::json&)> edit;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"incomplete",
+       [](nlohmann::json& f) {
+         f = {{"status", "incomplete"},
+              {"not_carried", {"launcher argument block_size = 256: chosen by the caller"}}};
+       },
+       "no source form: launcher argument block_size = 256"},
+      {"fails",
+       [](nlohmann::json& f) {
+         f["status"] = "fails verification";
+         f["verification"] = {{"outcome", "verify_failure"}, {"detail", "max error 3e-2"}};
+       },
+       "its source form fails verification: max error 3e-2"},
+      {"SAME", [](nlohmann::json& f) { f["speedup"]["verdict"] = "SAME"; },
+       "its source form is SAME against the baseline"},
+      {"untrusted", [](nlohmann::json& f) { f["final_ab"]["rejected"] = "below the floor"; },
+       "its source form's timing: below the floor"},
+      {"soft", [](nlohmann::json& f) { f["soft_verification"] = {"reads the clock"}; },
+       "fails the soft verification: reads the clock"},
+      {"tampered",
+       [](nlohmann::json& f) { f["source"] = f["source"].get<std::string>() + "// x\n"; },
+       "its source form's text is not the one verified"},
+      {"defaults not in the fingerprint",
+       [](nlohmann::json& f) { f["source_defaults"] = {"BLOCK"}; },
+       "its source form's text is not the one verified"},
+  };
+  for (const Case& c : cases) {
+    auto result = testing::optimize_with_source_form();
+    c.edit(result["kernels"][0]["source_form"]);
+    const auto selection = select_verified_changes(result);
+    ASSERT_THAT(selection.left_out, SizeIs(1)) << c.what;
+    EXPECT_EQ(selection.left_out[0].reason, LeftOutReason::needs_build_setting) << c.what;
+    EXPECT_THAT(selection.left_out[0].why(), HasSubstr(c.why)) << c.what;
+  }
+}
+
+TEST(OptimizationSelection, ATunableSourceFormIsVerifiedByItsFingerprintWithItsDefaults) {
+  auto result = testing::optimize_with_source_form();
+  auto& f = result["kernels"][0]["source_form"];
+  f["source_defaults"] = {"BLOCK"};
+  f["candidate"] =
+      candidate_fingerprint(f["source"].get<std::string>(), source_defaults_setting({"BLOCK"}));
+  const auto selection = select_verified_changes(result);
+  ASSERT_THAT(selection.changes, SizeIs(2));
+  EXPECT_EQ(selection.changes[0].source_defaults, (std::vector<std::string>{"BLOCK"}));
 }
 
 TEST(OptimizationSelection, APullRequestPerKernelOrOneForTheSweep) {

@@ -64,7 +64,7 @@ struct Workspace {
     dir.write("repo/kernels/scale.cu", kScaleSource);
     dir.write("repo/include/common.h", "#pragma once\n#define SCALE 2.0f\n");
   }
-  BuildRequest request() const { return {repo, "sm_90", {}, {}}; }
+  BuildRequest request() const { return {repo, "sm_90", {}, {}, {}}; }
 };
 
 // What FakeCompiler leaves at the job's output while exiting 0.
@@ -220,6 +220,24 @@ TEST(CandidateBuilder, PassesTunableDefaultsRequestedMacrosAndFlags) {
   EXPECT_EQ(compiler.jobs[1].arch, "sm_90");
   EXPECT_THAT(compiler.shim_texts[0],
               HasSubstr("#include \"" + (ws.repo / "kernels/scale.cu").string() + "\""));
+}
+
+// A source form's tunable is built as a repository builds it: with no -D, so the
+// source's own #define decides; and that is another build, with its own cache key.
+TEST(CandidateBuilder, ASourceDefaultPassesNoDefineForItsTunable) {
+  Workspace ws;
+  FakeCompiler compiler;
+  CandidateBuilder builder(compiler, ws.cache, ws.dir.path() / "work");
+  auto first = builder.build(scale_spec(), ws.request());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  BuildRequest request = ws.request();
+  request.source_defaults = {"BLOCK"};
+  auto second = builder.build(scale_spec(), request);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_NE(second->cache_key, first->cache_key);
+  ASSERT_EQ(compiler.jobs.size(), 2u);
+  EXPECT_THAT(compiler.jobs[0].defines, ElementsAre("BLOCK=128"));
+  EXPECT_THAT(compiler.jobs[1].defines, ::testing::IsEmpty());
 }
 
 TEST(CandidateBuilder, MissingSourceAndUnrunnableCompiler) {

@@ -93,6 +93,28 @@ TEST(OptimizationPrBody, UntrustedTextCannotBreakOutOfItsMarkupOrTheCommands) {
                                "m`$(rm -rf ~)`\n```\n<b>.cu'"));
 }
 
+TEST(OptimizationPrBody, ASourceFormSaysWhatWasWrittenAsSourceAndCarriesTheFormsSpeedup) {
+  const OptimizationPrFacts facts{.kernels = {"softmax_slow"},
+                                  .branch = "kblaster/optimize/softmax_slow",
+                                  .base_branch = "main",
+                                  .repo_dir = "examples/kernels",
+                                  .left_out = {}};
+  auto result = testing::optimize_with_source_form();
+  result["kernels"][0]["source_form"]["against_best"] = {
+      {"ratio", 1.02}, {"ci_low", 1.01}, {"ci_high", 1.03}};
+  result["kernels"][0]["source_form"]["source_defaults"] = {"BLOCK"};
+  auto body = optimization_pr_body(result, facts);
+  ASSERT_TRUE(body.ok()) << body.error().message;
+  EXPECT_THAT(*body, HasSubstr("## kblaster: softmax\\_slow 1.38\u00d7 faster, verified"))
+      << "the form's speedup, not the flag build's";
+  EXPECT_THAT(*body, HasSubstr("### Build settings written as source"));
+  EXPECT_THAT(*body, HasSubstr("- nvcc\\_flags \"-use\\_fast\\_math\": expf -&gt; \\_\\_expf (2)"));
+  EXPECT_THAT(*body,
+              HasSubstr("time of the source form / time of the best with its settings: 1.02"));
+  EXPECT_THAT(*body,
+              HasSubstr("kblaster.toml still lists `BLOCK`'s values with the old one first"));
+}
+
 TEST(OptimizationPrBody, AKernelTheResultLacksIsAnError) {
   OptimizationPrFacts facts = kMatmul;
   facts.kernels = {"nope"};

@@ -47,6 +47,18 @@ class ScriptedProbe final : public ResultProbe {
     r.sm_mhz = 1980;
     return r;
   }
+  // What verify_and_time answers: the source form's check.
+  Evaluation form_check{.outcome = StepOutcome::same,
+                        .log_speedup = 0.0,
+                        .ratio = 1.01,
+                        .ci_low = 0.99,
+                        .ci_high = 1.03,
+                        .detail = "scripted"};
+  std::vector<Candidate> verified;  // every child verify_and_time was given
+  Result<Evaluation> verify_and_time(const Candidate&, const Candidate& child) override {
+    verified.push_back(child);
+    return form_check;
+  }
   Result<std::optional<ProfileReport>> profile(const Candidate&, std::string& why) override {
     if (!report) why = "no ncu here";
     return report;
@@ -307,6 +319,67 @@ TEST_F(OptimizeReportTest, SettingsBeyondTheSourceAreListedNotWritten) {
   ASSERT_EQ((*j)["settings_needed"].size(), 2u);
   EXPECT_EQ((*j)["settings_needed"][0], "nvcc_flags: add \"-use_fast_math\"");
   EXPECT_THAT(progress.str(), HasSubstr("args: block_size tunable = 256 first"));
+}
+
+TEST_F(OptimizeReportTest, AFlagGainIsWrittenAsSourceThenVerifiedAndTimedInThatForm) {
+  result.best.extra_flags = {"-use_fast_math"};
+  probe.form_check.outcome = StepOutcome::same;  // verified; the form times like the flag build
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  const nlohmann::json& form = (*j)["source_form"];
+  EXPECT_EQ(form["status"], "verified");
+  ASSERT_EQ(probe.verified.size(), 1u) << "the form is built and verified like a search step";
+  const Candidate& checked = probe.verified[0];
+  EXPECT_TRUE(checked.extra_flags.empty()) << "the form is built without the flag";
+  EXPECT_THAT(checked.source, HasSubstr("s += __expf(x[c] - m);"));
+  EXPECT_THAT(checked.source, HasSubstr("kThreads = 64")) << "on top of the best's source";
+  EXPECT_EQ(form["candidate"], checked.fingerprint());
+  EXPECT_EQ(form["source"], checked.source);
+  EXPECT_EQ(probe.compares, 2) << "the best's final A/B, then the form's";
+  EXPECT_EQ(form["speedup"]["verdict"], "FASTER");
+  EXPECT_NEAR(form["against_best"]["ratio"].get<double>(), 1.01, 1e-9);
+  EXPECT_EQ(testing::read_text(form["source_file"].get<std::string>()), checked.source);
+  EXPECT_THAT(progress.str(), HasSubstr("source form: nvcc_flags \"-use_fast_math\": "
+                                        "fast-math intrinsics written in the source: expf -> "
+                                        "__expf (2); verifying and timing it"));
+  EXPECT_THAT(progress.str(), HasSubstr("source form: FASTER 1.250x against the baseline"));
+  const auto saved =
+      nlohmann::json::parse(testing::read_text(out.path() / "softmax_slow" / "result.json"));
+  EXPECT_EQ(saved["source_form"], form);
+}
+
+TEST_F(OptimizeReportTest, ASourceFormThatFailsVerificationIsRecordedNotTimed) {
+  result.best.extra_flags = {"-use_fast_math"};
+  probe.form_check = {.outcome = StepOutcome::verify_failure, .detail = "max error 2e-2 at 17"};
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ((*j)["source_form"]["status"], "fails verification");
+  EXPECT_EQ((*j)["source_form"]["verification"]["detail"], "max error 2e-2 at 17");
+  EXPECT_EQ(probe.compares, 1) << "only the best's final A/B";
+  EXPECT_FALSE((*j)["source_form"].contains("speedup"));
+}
+
+TEST_F(OptimizeReportTest, SettingsWithNoSourceFormBuildNothingAndSayWhy) {
+  result.best.extra_flags = {"-use_fast_math"};
+  result.best.launcher_args = {{"block_size", 256}};
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ((*j)["source_form"]["status"], "incomplete");
+  EXPECT_TRUE(probe.verified.empty());
+  EXPECT_THAT(progress.str(), HasSubstr("source form: none: launcher argument block_size = 256: "
+                                        "its value is chosen by whoever calls the launcher"));
+}
+
+TEST_F(OptimizeReportTest, NoSourceFormIsMadeForASourceOnlyOrUnverifiedBest) {
+  auto plain = write(WriteBack::never);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->contains("source_form"));
+  result.best.extra_flags = {"-use_fast_math"};
+  probe.verdict = Verdict::same;
+  auto same = write(WriteBack::never);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->contains("source_form")) << "nothing to carry without a verified gain";
+  EXPECT_TRUE(probe.verified.empty());
 }
 
 }  // namespace
