@@ -126,6 +126,10 @@ std::string techniques(const PrKernel& k) {
     out += "\n";
   }
   out += "\n";
+  if (!carried_form(k.entry).is_null())
+    out += "These are the steps of the search's best, which needed build settings; this pull "
+           "request carries them as the source form above. The profile below is of that best, "
+           "built with its settings.\n\n";
   if (k.view->profile) return out + profile_delta_markdown(*k.view);
   const std::string missing = text_at(k.entry, "profile_delta_missing");
   return out + "No profile delta" + (missing.empty() ? "" : ": " + markdown_escape(missing)) +
