@@ -14,7 +14,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ScriptedReply;
 using testing::ScriptStep;
 
 struct AnthropicRig : testing::LlmRig<AnthropicBackend> {
@@ -23,7 +22,7 @@ struct AnthropicRig : testing::LlmRig<AnthropicBackend> {
 
 TEST(AnthropicBackendTest, SendsTheHeadersAndFieldsTheApiRequiresWithTheSystemTextTopLevel) {
   AnthropicRig rig;
-  rig.fake->script({{.text = "tile the loop"}});
+  rig.fake->script({testing::say("tile the loop")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
 
@@ -43,7 +42,7 @@ TEST(AnthropicBackendTest, SendsTheHeadersAndFieldsTheApiRequiresWithTheSystemTe
 
 TEST(AnthropicBackendTest, JoinsTheTextBlocksAndReadsStopReasonAndUsage) {
   AnthropicRig rig;
-  rig.fake->script({{.text = "tile the loop by 32"}});
+  rig.fake->script({testing::say("tile the loop by 32")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->text, "tile the loop by 32") << "two text blocks joined, thinking left out";
@@ -64,7 +63,7 @@ TEST(AnthropicBackendTest, NoSystemTextSendsNoSystemField) {
 
 TEST(AnthropicBackendTest, AnAnswerStoppedAtMaxTokensIsTruncated) {
   AnthropicRig rig;
-  rig.fake->script({{.reply = ScriptedReply::truncated, .text = "for (int i = 0;"}});
+  rig.fake->script({testing::truncated_answer("for (int i = 0;")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->stop_reason, "max_tokens");
@@ -73,7 +72,7 @@ TEST(AnthropicBackendTest, AnAnswerStoppedAtMaxTokensIsTruncated) {
 
 TEST(AnthropicBackendTest, NoTextBlockIsARemoteError) {
   AnthropicRig rig;
-  rig.fake->script({{.reply = ScriptedReply::empty}});
+  rig.fake->script({testing::empty_answer()});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().kind, ErrorKind::remote);
@@ -83,7 +82,7 @@ TEST(AnthropicBackendTest, NoTextBlockIsARemoteError) {
 
 TEST(AnthropicBackendTest, MalformedJsonIsARemoteError) {
   AnthropicRig rig;
-  rig.fake->script({{.reply = ScriptedReply::malformed_json}});
+  rig.fake->script({testing::malformed_answer()});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().kind, ErrorKind::remote);
@@ -92,9 +91,8 @@ TEST(AnthropicBackendTest, MalformedJsonIsARemoteError) {
 
 TEST(AnthropicBackendTest, RetriesA429AfterRetryAfterAndA500) {
   AnthropicRig rig;
-  rig.fake->script({{.reply = ScriptedReply::rate_limited, .retry_after_s = 4},
-                    {.reply = ScriptedReply::server_error, .text = "Internal server error"},
-                    {.text = "ok"}});
+  rig.fake->script(
+      {testing::rate_limit(4), testing::server_error("Internal server error"), testing::say("ok")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->text, "ok");
@@ -106,8 +104,7 @@ TEST(AnthropicBackendTest, RetriesA429AfterRetryAfterAndA500) {
 TEST(AnthropicBackendTest, TheKeyIsInNoLogLineNorError) {
   AnthropicRig rig;
   const std::string echoed = std::string("bad key ") + testing::kFakeAnthropicKey;
-  rig.fake->script(
-      std::vector<ScriptStep>(6, {.reply = ScriptedReply::server_error, .text = echoed}));
+  rig.fake->script(std::vector<ScriptStep>(6, testing::server_error(echoed)));
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_THAT(answer.error().message, HasSubstr("bad key"));

@@ -21,11 +21,18 @@ TEST(LlmTokenCostTest, AnUnpricedModelHasNoCostRatherThanZero) {
   EXPECT_FALSE(usage_cost_usd(prices, "b", {.input = 10, .output = 10}).has_value());
 }
 
+LlmAnswer stopped_by(std::string reason) {
+  LlmAnswer answer;
+  answer.text = "x";
+  answer.stop_reason = std::move(reason);
+  return answer;
+}
+
 TEST(LlmTruncationTest, LengthAndMaxTokensAreTruncatedOthersAreNot) {
-  EXPECT_TRUE(truncated({.text = "x", .model = "", .stop_reason = "length"}));
-  EXPECT_TRUE(truncated({.text = "x", .model = "", .stop_reason = "max_tokens"}));
-  EXPECT_FALSE(truncated({.text = "x", .model = "", .stop_reason = "stop"}));
-  EXPECT_FALSE(truncated({.text = "x", .model = "", .stop_reason = "end_turn"}));
+  EXPECT_TRUE(truncated(stopped_by("length")));
+  EXPECT_TRUE(truncated(stopped_by("max_tokens")));
+  EXPECT_FALSE(truncated(stopped_by("stop")));
+  EXPECT_FALSE(truncated(stopped_by("end_turn")));
 }
 
 }  // namespace

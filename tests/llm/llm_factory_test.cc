@@ -16,6 +16,16 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+LlmSettings settings(LlmBackendKind backend, std::string model = "", std::string api_key_env = "",
+                     std::vector<std::string> command = {}) {
+  LlmSettings s;
+  s.backend = backend;
+  s.model = std::move(model);
+  s.api_key_env = std::move(api_key_env);
+  s.command = std::move(command);
+  return s;
+}
+
 EnvironmentLookup environment(std::map<std::string, std::string> vars) {
   return [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
     const auto it = vars.find(name);
@@ -33,7 +43,7 @@ struct LlmFactoryTest : ::testing::Test {
 };
 
 TEST_F(LlmFactoryTest, BuildsTheBackendTheSettingsName) {
-  LlmSettings s{.backend = LlmBackendKind::openai, .model = "m"};
+  LlmSettings s = settings(LlmBackendKind::openai, "m");
   auto openai = make(s, {{"OPENAI_API_KEY", "sk-1"}});
   ASSERT_TRUE(openai.ok()) << openai.error().describe();
   EXPECT_EQ((*openai)->name(), "openai");
@@ -41,21 +51,21 @@ TEST_F(LlmFactoryTest, BuildsTheBackendTheSettingsName) {
   auto anthropic = make(s, {{"ANTHROPIC_API_KEY", "sk-2"}});
   ASSERT_TRUE(anthropic.ok()) << anthropic.error().describe();
   EXPECT_EQ((*anthropic)->name(), "anthropic");
-  s = {.backend = LlmBackendKind::command, .command = {"/bin/cat"}};
+  s = settings(LlmBackendKind::command, "", "", {"/bin/cat"});
   auto command = make(s, {});
   ASSERT_TRUE(command.ok()) << command.error().describe();
   EXPECT_EQ((*command)->name(), "command");
 }
 
 TEST_F(LlmFactoryTest, AMissingKeyIsAnEnvironmentErrorNamingTheVariable) {
-  auto got = make({.backend = LlmBackendKind::anthropic, .model = "m"}, {{"OPENAI_API_KEY", "x"}});
+  auto got = make(settings(LlmBackendKind::anthropic, "m"), {{"OPENAI_API_KEY", "x"}});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().kind, ErrorKind::environment);
   EXPECT_THAT(got.error().message, HasSubstr("$ANTHROPIC_API_KEY"));
 }
 
 TEST_F(LlmFactoryTest, ANamedKeyVariableIsTheOneRead) {
-  LlmSettings s{.backend = LlmBackendKind::openai, .model = "m", .api_key_env = "VLLM_KEY"};
+  const LlmSettings s = settings(LlmBackendKind::openai, "m", "VLLM_KEY");
   auto got = make(s, {{"OPENAI_API_KEY", "sk-not-this-one"}});
   ASSERT_FALSE(got.ok());
   EXPECT_THAT(got.error().message, HasSubstr("$VLLM_KEY"));
@@ -63,7 +73,7 @@ TEST_F(LlmFactoryTest, ANamedKeyVariableIsTheOneRead) {
 }
 
 TEST_F(LlmFactoryTest, AnEmptyKeyIsRefusedWithoutShowingAnyValue) {
-  LlmSettings s{.backend = LlmBackendKind::command, .api_key_env = "CMD_KEY", .command = {"x"}};
+  const LlmSettings s = settings(LlmBackendKind::command, "", "CMD_KEY", {"x"});
   auto got = make(s, {{"CMD_KEY", ""}});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().kind, ErrorKind::environment);
@@ -71,10 +81,10 @@ TEST_F(LlmFactoryTest, AnEmptyKeyIsRefusedWithoutShowingAnyValue) {
 }
 
 TEST_F(LlmFactoryTest, NoModelOrNoCommandIsAUsageError) {
-  auto got = make({.backend = LlmBackendKind::openai}, {{"OPENAI_API_KEY", "k"}});
+  auto got = make(settings(LlmBackendKind::openai), {{"OPENAI_API_KEY", "k"}});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().kind, ErrorKind::usage);
-  got = make({.backend = LlmBackendKind::command}, {});
+  got = make(settings(LlmBackendKind::command), {});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.error().kind, ErrorKind::usage);
   EXPECT_THAT(got.error().message, Not(HasSubstr("key")));

@@ -10,7 +10,7 @@ namespace {
 using ::testing::HasSubstr;
 
 Result<std::optional<LlmSettings>> parse(std::string_view text) {
-  return parse_llm(toml::parse(text, "kblaster.toml"), "kblaster.toml");
+  return parse_llm(toml::parse(text, std::string_view("kblaster.toml")), "kblaster.toml");
 }
 
 // The error of parsing `text`, which must fail.

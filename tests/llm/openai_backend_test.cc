@@ -14,7 +14,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ScriptedReply;
 using testing::ScriptStep;
 
 struct OpenAiRig : testing::LlmRig<OpenAiBackend> {
@@ -24,7 +23,7 @@ struct OpenAiRig : testing::LlmRig<OpenAiBackend> {
 
 TEST(OpenAiBackendTest, SendsTheFieldsTheApiRequiresWithTheSystemTextFirst) {
   OpenAiRig rig;
-  rig.fake->script({{.text = "use shared memory"}});
+  rig.fake->script({testing::say("use shared memory")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
 
@@ -46,7 +45,7 @@ TEST(OpenAiBackendTest, SendsTheFieldsTheApiRequiresWithTheSystemTextFirst) {
 
 TEST(OpenAiBackendTest, ReadsTheTextStopReasonUsageAndModel) {
   OpenAiRig rig;
-  rig.fake->script({{.text = "use shared memory"}});
+  rig.fake->script({testing::say("use shared memory")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->text, "use shared memory");
@@ -69,7 +68,7 @@ TEST(OpenAiBackendTest, NoSystemTextSendsNoSystemMessage) {
 
 TEST(OpenAiBackendTest, ATruncatedAnswerIsAnAnswerThatSaysSo) {
   OpenAiRig rig;
-  rig.fake->script({{.reply = ScriptedReply::truncated, .text = "__global__ void k() { for ("}});
+  rig.fake->script({testing::truncated_answer("__global__ void k() { for (")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->stop_reason, "length");
@@ -78,7 +77,7 @@ TEST(OpenAiBackendTest, ATruncatedAnswerIsAnAnswerThatSaysSo) {
 
 TEST(OpenAiBackendTest, AnEmptyAnswerIsARemoteErrorNamingTheBackendAndCall) {
   OpenAiRig rig;
-  rig.fake->script({{.reply = ScriptedReply::empty}});
+  rig.fake->script({testing::empty_answer()});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().kind, ErrorKind::remote);
@@ -89,7 +88,7 @@ TEST(OpenAiBackendTest, AnEmptyAnswerIsARemoteErrorNamingTheBackendAndCall) {
 
 TEST(OpenAiBackendTest, MalformedJsonIsARemoteErrorNotACrash) {
   OpenAiRig rig;
-  rig.fake->script({{.reply = ScriptedReply::malformed_json}});
+  rig.fake->script({testing::malformed_answer()});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().kind, ErrorKind::remote);
@@ -98,7 +97,7 @@ TEST(OpenAiBackendTest, MalformedJsonIsARemoteErrorNotACrash) {
 
 TEST(OpenAiBackendTest, A429IsRetriedAfterTheWaitItAsksFor) {
   OpenAiRig rig;
-  rig.fake->script({{.reply = ScriptedReply::rate_limited, .retry_after_s = 7}, {.text = "ok"}});
+  rig.fake->script({testing::rate_limit(7), testing::say("ok")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->text, "ok");
@@ -110,7 +109,7 @@ TEST(OpenAiBackendTest, A429IsRetriedAfterTheWaitItAsksFor) {
 
 TEST(OpenAiBackendTest, A500IsRetriedAndTheNextAnswerCounts) {
   OpenAiRig rig;
-  rig.fake->script({{.reply = ScriptedReply::server_error, .text = "boom"}, {.text = "ok"}});
+  rig.fake->script({testing::server_error("boom"), testing::say("ok")});
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->text, "ok");
@@ -121,7 +120,7 @@ TEST(OpenAiBackendTest, A500IsRetriedAndTheNextAnswerCounts) {
 
 TEST(OpenAiBackendTest, AnAnswerSlowerThanTheTimeoutFailsAsATimeout) {
   OpenAiRig rig(/*timeout_s=*/0.3);
-  std::vector<ScriptStep> slow(5, {.reply = ScriptedReply::slow, .delay = std::chrono::seconds(5)});
+  std::vector<ScriptStep> slow(5, testing::slow_answer(std::chrono::seconds(5)));
   rig.fake->script(slow);
   const auto started = std::chrono::steady_clock::now();
   auto answer = rig.backend.complete(testing::sample_request());
@@ -134,8 +133,7 @@ TEST(OpenAiBackendTest, AnAnswerSlowerThanTheTimeoutFailsAsATimeout) {
 TEST(OpenAiBackendTest, TheKeyIsInNoLogLineNorErrorEvenWhenTheServerEchoesIt) {
   OpenAiRig rig;
   const std::string echoed = std::string("invalid key ") + testing::kFakeOpenAiKey;
-  rig.fake->script(
-      std::vector<ScriptStep>(6, {.reply = ScriptedReply::server_error, .text = echoed}));
+  rig.fake->script(std::vector<ScriptStep>(6, testing::server_error(echoed)));
   auto answer = rig.backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_THAT(answer.error().message, HasSubstr("invalid key"));
@@ -146,8 +144,9 @@ TEST(OpenAiBackendTest, AWrongKeyIsRefusedOnceWithTheApisMessageAndNotRetried) {
   auto fake = testing::start_fake_openai("sk-the-right-one");
   testing::FakeTime time;
   CurlTransport transport;
-  OpenAiBackend backend({.base_url = fake->base_url(), .model = "m", .api_key = "sk-wrong-key"},
-                        transport, time.services());
+  OpenAiBackend backend(
+      {.base_url = fake->base_url(), .model = "m", .api_key = "sk-wrong-key", .timeout_s = 10},
+      transport, time.services());
   auto answer = backend.complete(testing::sample_request());
   ASSERT_FALSE(answer.ok());
   EXPECT_THAT(answer.error().message, HasSubstr("401"));

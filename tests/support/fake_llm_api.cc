@@ -14,7 +14,34 @@ std::string lower(std::string text) {
   return text;
 }
 
+ScriptStep step(ScriptedReply reply, std::string text = "scripted answer") {
+  ScriptStep s;
+  s.reply = reply;
+  s.text = std::move(text);
+  return s;
+}
+
 }  // namespace
+
+ScriptStep say(std::string text) { return step(ScriptedReply::answer, std::move(text)); }
+ScriptStep truncated_answer(std::string text) {
+  return step(ScriptedReply::truncated, std::move(text));
+}
+ScriptStep empty_answer() { return step(ScriptedReply::empty); }
+ScriptStep malformed_answer() { return step(ScriptedReply::malformed_json); }
+ScriptStep rate_limit(int retry_after_s) {
+  ScriptStep s = step(ScriptedReply::rate_limited);
+  s.retry_after_s = retry_after_s;
+  return s;
+}
+ScriptStep server_error(std::string message) {
+  return step(ScriptedReply::server_error, std::move(message));
+}
+ScriptStep slow_answer(std::chrono::milliseconds delay) {
+  ScriptStep s = step(ScriptedReply::slow);
+  s.delay = delay;
+  return s;
+}
 
 std::string LlmRequestRecord::header(const std::string& name) const {
   const auto it = headers.find(lower(name));
@@ -72,31 +99,31 @@ std::string FakeLlmApi::base_url() const { return server_->url(dialect_.base_pat
 
 FakeLlmApi::Answer FakeLlmApi::answer(const LlmRequestRecord& request) {
   if (auto refusal = dialect_.check(request)) return {refusal->status, refusal->body, {}};
-  ScriptStep step{.reply = ScriptedReply::answer, .text = "done"};
+  ScriptStep next = say("done");
   {
     std::lock_guard lock(mutex_);
-    if (next_step_ < script_.size()) step = script_[next_step_++];
+    if (next_step_ < script_.size()) next = script_[next_step_++];
   }
   const nlohmann::json body = request.json();
-  switch (step.reply) {
+  switch (next.reply) {
     case ScriptedReply::answer:
-      return {200, dialect_.answer(body, step.text, false), {}};
+      return {200, dialect_.answer(body, next.text, false), {}};
     case ScriptedReply::truncated:
-      return {200, dialect_.answer(body, step.text, true), {}};
+      return {200, dialect_.answer(body, next.text, true), {}};
     case ScriptedReply::empty:
       return {200, dialect_.answer(body, "", false), {}};
     case ScriptedReply::malformed_json:
-      return {200, dialect_.answer(body, step.text, false).substr(0, 20), {}};
+      return {200, dialect_.answer(body, next.text, false).substr(0, 20), {}};
     case ScriptedReply::rate_limited:
       return {429,
               dialect_.error("rate_limit_error", "Rate limit reached; slow down"),
-              {{"retry-after", std::to_string(step.retry_after_s)}}};
+              {{"retry-after", std::to_string(next.retry_after_s)}}};
     case ScriptedReply::server_error:
-      return {500, dialect_.error("api_error", step.text), {}};
+      return {500, dialect_.error("api_error", next.text), {}};
     case ScriptedReply::slow:
       return {0,
-              dialect_.answer(body, step.text, false),
-              {{"x-delay-ms", std::to_string(step.delay.count())}}};
+              dialect_.answer(body, next.text, false),
+              {{"x-delay-ms", std::to_string(next.delay.count())}}};
   }
   return {500, dialect_.error("api_error", "unscripted"), {}};
 }

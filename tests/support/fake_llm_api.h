@@ -35,6 +35,15 @@ struct ScriptStep {
   std::chrono::milliseconds delay{3000};
 };
 
+// The steps, by name: tests read better with these than with designated initialisers.
+ScriptStep say(std::string text);
+ScriptStep truncated_answer(std::string text);
+ScriptStep empty_answer();
+ScriptStep malformed_answer();
+ScriptStep rate_limit(int retry_after_s);
+ScriptStep server_error(std::string message);
+ScriptStep slow_answer(std::chrono::milliseconds delay);
+
 // One request as the fake received it.
 struct LlmRequestRecord {
   std::string path;
