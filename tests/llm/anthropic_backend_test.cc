@@ -14,7 +14,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ScriptStep;
 
 struct AnthropicRig : testing::LlmRig<AnthropicBackend> {
   AnthropicRig() : LlmRig(testing::start_fake_anthropic(), testing::kFakeAnthropicKey) {}
@@ -68,47 +67,6 @@ TEST(AnthropicBackendTest, AnAnswerStoppedAtMaxTokensIsTruncated) {
   ASSERT_TRUE(answer.ok()) << answer.error().describe();
   EXPECT_EQ(answer->stop_reason, "max_tokens");
   EXPECT_TRUE(truncated(*answer));
-}
-
-TEST(AnthropicBackendTest, NoTextBlockIsARemoteError) {
-  AnthropicRig rig;
-  rig.fake->script({testing::empty_answer()});
-  auto answer = rig.backend.complete(testing::sample_request());
-  ASSERT_FALSE(answer.ok());
-  EXPECT_EQ(answer.error().kind, ErrorKind::remote);
-  EXPECT_THAT(answer.error().message, HasSubstr("`anthropic`"));
-  EXPECT_THAT(answer.error().message, HasSubstr("no text"));
-}
-
-TEST(AnthropicBackendTest, MalformedJsonIsARemoteError) {
-  AnthropicRig rig;
-  rig.fake->script({testing::malformed_answer()});
-  auto answer = rig.backend.complete(testing::sample_request());
-  ASSERT_FALSE(answer.ok());
-  EXPECT_EQ(answer.error().kind, ErrorKind::remote);
-  EXPECT_THAT(answer.error().message, HasSubstr("not JSON"));
-}
-
-TEST(AnthropicBackendTest, RetriesA429AfterRetryAfterAndA500) {
-  AnthropicRig rig;
-  rig.fake->script(
-      {testing::rate_limit(4), testing::server_error("Internal server error"), testing::say("ok")});
-  auto answer = rig.backend.complete(testing::sample_request());
-  ASSERT_TRUE(answer.ok()) << answer.error().describe();
-  EXPECT_EQ(answer->text, "ok");
-  EXPECT_EQ(rig.fake->requests().size(), 3u);
-  ASSERT_FALSE(rig.time.slept.empty());
-  EXPECT_GE(rig.time.slept[0], 4.0);
-}
-
-TEST(AnthropicBackendTest, TheKeyIsInNoLogLineNorError) {
-  AnthropicRig rig;
-  const std::string echoed = std::string("bad key ") + testing::kFakeAnthropicKey;
-  rig.fake->script(std::vector<ScriptStep>(6, testing::server_error(echoed)));
-  auto answer = rig.backend.complete(testing::sample_request());
-  ASSERT_FALSE(answer.ok());
-  EXPECT_THAT(answer.error().message, HasSubstr("bad key"));
-  EXPECT_THAT(rig.everything_said(answer), Not(HasSubstr(testing::kFakeAnthropicKey)));
 }
 
 TEST(AnthropicBackendTest, ATemperatureAboveOneIsRefusedByTheApiNotRetried) {
