@@ -138,7 +138,7 @@ TEST(LlmSettingsParserTest, BadBaseUrlKeyVariableAndCommandWords) {
   e = failure("[llm]\nbackend = \"openai\"\nmodel = \"m\"\napi_key_env = \"1BAD-NAME\"\n");
   EXPECT_THAT(e.message, HasSubstr("field `api_key_env`"));
   e = failure("[llm]\nbackend = \"command\"\ncommand = [\"ok\", 3]\n");
-  EXPECT_EQ(e.where, "kblaster.toml:3:19");
+  EXPECT_EQ(e.where, "kblaster.toml:3:18");
   EXPECT_THAT(e.message, HasSubstr("field `command`[1]"));
   e = failure("[llm]\nbackend = \"command\"\ncommand = [\"\"]\n");
   EXPECT_THAT(e.message, HasSubstr("the program is empty"));
