@@ -18,6 +18,8 @@ namespace kblaster {
 // Errors: the key variable unset or empty is Error::environment naming the variable (never
 // its value); no model for an HTTP backend, or no command for the command backend, is
 // Error::usage. `settings` must come from a trusted config (llm/llm_settings_parser.h).
+// An HTTP backend is not thread-safe: for `in_flight` requests at once, make one backend per
+// worker, each over its own transport.
 Result<std::unique_ptr<LlmBackend>> make_llm_backend(const LlmSettings& settings,
                                                      const EnvironmentLookup& env,
                                                      HttpTransport& transport,
