@@ -22,10 +22,7 @@ TEST(LlmTokenCostTest, AnUnpricedModelHasNoCostRatherThanZero) {
 }
 
 LlmAnswer stopped_by(std::string reason) {
-  LlmAnswer answer;
-  answer.text = "x";
-  answer.stop_reason = std::move(reason);
-  return answer;
+  return {.text = "x", .model = {}, .stop_reason = std::move(reason), .usage = {}, .seconds = 0};
 }
 
 TEST(LlmTruncationTest, LengthAndMaxTokensAreTruncatedOthersAreNot) {
