@@ -4,6 +4,7 @@
 // every secret redacted.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
@@ -20,6 +21,7 @@ namespace kblaster {
 // three of them.
 HttpClientOptions llm_client_options(const std::string& api_key, double timeout_s);
 
+// One POST to an LLM API, as a backend prepares it.
 struct ApiCall {
   std::string_view backend;  // "openai", "anthropic": named in every error
   std::string url;
@@ -28,9 +30,10 @@ struct ApiCall {
   double timeout_s = 300;  // one attempt's total
 };
 
-// The answer's body as JSON (an object), after HttpClient's retries. Errors, all
-// Error::remote with `secrets` redacted: HttpClient's, prefixed with the backend; a body that
-// is not JSON, nests deeper than kMaxAnswerDepth, or is no object.
+// The answer's body as JSON (an object), after HttpClient's retries. Errors, with `secrets`
+// redacted and the backend named: HttpClient's (Error::remote; Error::usage for a base URL
+// that cannot be sent); Error::remote for a body that is not JSON, nests deeper than
+// kMaxAnswerDepth, or is no object.
 Result<nlohmann::json> post_json(HttpClient& http, const ApiCall& call,
                                  std::span<const std::string> secrets);
 
