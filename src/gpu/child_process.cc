@@ -13,9 +13,7 @@
 #include <cstring>
 #include <thread>
 
-#include "gpu/file_descriptor.h"
-#include "gpu/sandboxed_spawn.h"
-#include "gpu/subprocess.h"
+#include "gpu/piped_child.h"
 
 namespace kblaster {
 namespace {
@@ -23,71 +21,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-Error spawn_error(const std::string& program, const std::string& what, int err) {
-  return Error::environment("cannot run '" + program + "': " + what + ": " + std::strerror(err));
-}
-
-// Both ends of a close-on-exec pipe. When pipe2 fails both are -1 and `error` says why.
-struct Pipe {
-  Pipe() : Pipe(open()) {}
-  FileDescriptor read_end, write_end;
-  int error;
-
- private:
-  struct Fds {
-    int read = -1, write = -1, error = 0;
-  };
-  static Fds open() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) return {-1, -1, errno};
-    return {fds[0], fds[1], 0};
-  }
-  explicit Pipe(Fds f) : read_end(f.read), write_end(f.write), error(f.error) {}
-};
-
-bool set_nonblocking(int fd) {
-  const int flags = ::fcntl(fd, F_GETFL);
-  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
-}
-
-// write(2) that reports a closed reader as EPIPE without raising SIGPIPE here.
-ssize_t write_without_sigpipe(int fd, const char* data, std::size_t size) {
-  sigset_t sigpipe, old, pending;
-  ::sigemptyset(&sigpipe);
-  ::sigaddset(&sigpipe, SIGPIPE);
-  if (const int e = ::pthread_sigmask(SIG_BLOCK, &sigpipe, &old)) {
-    errno = e;
-    return -1;
-  }
-  const bool was_pending = ::sigpending(&pending) == 0 && ::sigismember(&pending, SIGPIPE) == 1;
-  const ssize_t n = ::write(fd, data, size);
-  const int write_errno = errno;
-  if (n < 0 && write_errno == EPIPE && !was_pending) {
-    const timespec now{};  // take the SIGPIPE our write raised, without waiting
-    while (::sigtimedwait(&sigpipe, nullptr, &now) < 0 && errno == EINTR) {
-    }
-  }
-  // Restoring a mask we just read cannot fail (EINVAL needs a bad `how`).
-  static_cast<void>(::pthread_sigmask(SIG_SETMASK, &old, nullptr));
-  errno = write_errno;
-  return n;
-}
-
-// "exited with status 3", "was killed by signal 9 (Killed)".
-std::string describe_exit(int code) {
-  if (code < 0) return "ended (its exit status is unknown)";
-  if (code < 128) return "exited with status " + std::to_string(code);
-  return "was killed by signal " + std::to_string(code - 128) + " (" + ::strsignal(code - 128) +
-         ")";
-}
-
 }  // namespace
 
 struct ChildProcess::State {
-  std::string program;
-  Pipe to_child, from_child, child_stderr;
-  ProcessGroup group;  // declared after the pipes, so destroyed (killed) before they close
-  SandboxReport report;
+  PipedChild child;  // the pipes, the group (killed before the pipes close), the sandbox report
   double wall_timeout_s = 0;
   std::size_t tail_bytes = 0, max_line_bytes = 0;
   std::string pending;      // stdout read but not yet returned
@@ -103,35 +40,24 @@ struct ChildProcess::State {
 
 // Reads what stderr holds now, keeping its tail; closes it at end of file.
 void ChildProcess::State::read_stderr() {
-  char buffer[65536];
-  while (child_stderr.read_end.get() >= 0) {
-    const ssize_t n = ::read(child_stderr.read_end.get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return;
-    if (n <= 0) {  // end of file, or an error that will not go away
-      child_stderr.read_end.reset();
-      return;
-    }
-    stderr_tail.append(buffer, static_cast<std::size_t>(n));
-    if (stderr_tail.size() > tail_bytes) stderr_tail.erase(0, stderr_tail.size() - tail_bytes);
-  }
+  read_tail(child.child_stderr.read_end, stderr_tail, tail_bytes);
 }
 
 // Kills the group (the leader, even if exited, is still unreaped and holds the
 // group id), reaps the leader, and collects the rest of its stderr.
 ChildError ChildProcess::State::end(ChildFailure failure) {
-  group.kill_group();
-  const auto code = group.wait();
+  child.group.kill_group();
+  const auto code = child.group.wait();
   exit_code = code.ok() ? *code : -1;
   read_stderr();  // every writer is gone now, so this reaches end of file
-  to_child.write_end.reset();
-  from_child.read_end.reset();
-  child_stderr.read_end.reset();
+  child.to_child.write_end.reset();
+  child.from_child.read_end.reset();
+  child.child_stderr.read_end.reset();
   return {failure, {}, exit_code, stderr_tail};
 }
 
 ChildReply ChildProcess::State::fail(ChildError error, const std::string& what) const {
-  error.message = "'" + program + "' " + what;
+  error.message = "'" + child.program + "' " + what;
   if (!error.stderr_tail.empty()) error.message += "; its stderr ends with: " + error.stderr_tail;
   return {{}, std::move(error)};
 }
@@ -140,8 +66,8 @@ ChildReply ChildProcess::State::fail(ChildError error, const std::string& what) 
 // to finish exiting, so that its own exit status is what gets reported.
 ChildReply ChildProcess::State::died(Clock::time_point deadline) {
   const auto until = std::min(deadline, Clock::now() + std::chrono::seconds(1));
-  bool exited = group.exited();
-  for (; !exited && Clock::now() < until; exited = group.exited())
+  bool exited = child.group.exited();
+  for (; !exited && Clock::now() < until; exited = child.group.exited())
     std::this_thread::sleep_for(milliseconds(2));
   ChildError error = end(ChildFailure::exited);
   if (!exited) return fail(std::move(error), "closed its stdout and was killed");
@@ -171,9 +97,9 @@ ChildReply ChildProcess::State::exchange(std::string_view line, Clock::time_poin
       return fail(end(ChildFailure::timeout), std::string("gave no answer within ") + seconds +
                                                   " s; its process group was killed");
     }
-    pollfd fds[3] = {{written < out.size() ? to_child.write_end.get() : -1, POLLOUT, 0},
-                     {from_child.read_end.get(), POLLIN, 0},
-                     {child_stderr.read_end.get(), POLLIN, 0}};
+    pollfd fds[3] = {{written < out.size() ? child.to_child.write_end.get() : -1, POLLOUT, 0},
+                     {child.from_child.read_end.get(), POLLIN, 0},
+                     {child.child_stderr.read_end.get(), POLLIN, 0}};
     // Wake at least every 100 ms: a grandchild may hold the pipes after the child exits.
     const int ready = ::poll(fds, 3, static_cast<int>(std::min<long long>(left, 100)));
     if (ready < 0 && errno == EINTR) continue;
@@ -182,7 +108,7 @@ ChildReply ChildProcess::State::exchange(std::string_view line, Clock::time_poin
       return fail(end(ChildFailure::exited), why);
     }
     if (ready == 0) {
-      if (group.exited()) return died(deadline);
+      if (child.group.exited()) return died(deadline);
       continue;
     }
     if (fds[2].revents != 0) read_stderr();
@@ -204,45 +130,10 @@ ChildReply ChildProcess::State::exchange(std::string_view line, Clock::time_poin
 }
 
 Result<ChildProcess> ChildProcess::start(const ChildSpec& spec) {
-  if (spec.argv.empty()) return Error::internal("ChildProcess::start: empty argv");
-  const std::string& program = spec.argv[0];
+  auto child = start_piped(spec.argv, spec.working_dir, spec.sandbox);
+  if (!child) return child.error();
   auto state = std::make_unique<State>();
-  Pipe status;
-  for (const Pipe* p : {&state->to_child, &state->from_child, &state->child_stderr, &status})
-    if (p->error != 0) return spawn_error(program, "pipe", p->error);
-
-  const std::string path = resolve_program(program);
-  const std::vector<std::string> env = sandbox_environment(spec.sandbox);
-  const std::vector<char*> argv = c_strings(spec.argv), envp = c_strings(env);
-  const std::string dir = spec.working_dir.string();
-  const ChildSandbox sandbox(spec.sandbox);
-  const SandboxedLaunch launch{path.c_str(),
-                               argv.data(),
-                               envp.data(),
-                               dir.empty() ? nullptr : dir.c_str(),
-                               {state->to_child.read_end.get(), state->from_child.write_end.get(),
-                                state->child_stderr.write_end.get()},
-                               status.write_end.get(),
-                               &sandbox};
-  KB_TRY(sandbox.check_ready(program));
-  const pid_t pid = fork_sandboxed(launch);
-  if (pid < 0) return spawn_error(program, "fork", errno);
-  state->group = ProcessGroup(pid);
-  // Set here too, so kill_group reaches the child before it has run. EACCES
-  // means it has exec'd already, having set the group itself.
-  static_cast<void>(::setpgid(pid, pid));
-  state->to_child.read_end.reset();
-  state->from_child.write_end.reset();
-  state->child_stderr.write_end.reset();
-  status.write_end.reset();  // the child holds the only write end: end of file = exec or exit
-  auto report = sandbox.read_report(status.read_end.get(), program);
-  if (!report) return report.error();
-  for (int fd : {state->to_child.write_end.get(), state->from_child.read_end.get(),
-                 state->child_stderr.read_end.get()})
-    if (!set_nonblocking(fd)) return spawn_error(program, "fcntl(O_NONBLOCK)", errno);
-
-  state->program = program;
-  state->report = std::move(*report);
+  state->child = std::move(*child);
   state->wall_timeout_s = spec.sandbox.wall_timeout_s;
   state->tail_bytes = spec.stderr_tail_bytes;
   state->max_line_bytes = spec.max_line_bytes;
@@ -256,15 +147,15 @@ ChildProcess& ChildProcess::operator=(ChildProcess&&) noexcept = default;
 
 Result<int> ChildProcess::finish(double timeout_s) {
   if (!state_ || !running()) return state_ ? state_->exit_code : -1;
-  state_->to_child.write_end.reset();  // end of file: the harness leaves its loop and exits
+  state_->child.to_child.write_end.reset();  // end of file: the harness leaves its loop and exits
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(timeout_s));
-  while (!state_->group.exited() && Clock::now() < deadline) {
+  while (!state_->child.group.exited() && Clock::now() < deadline) {
     state_->read_stderr();  // keeps a chatty child from blocking on a full pipe
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  if (!state_->group.exited())
-    return Error::io(state_->program + " did not exit within " + std::to_string(timeout_s) +
+  if (!state_->child.group.exited())
+    return Error::io(state_->child.program + " did not exit within " + std::to_string(timeout_s) +
                      " s of its input closing; killed");
   state_->end(ChildFailure::exited);
   return state_->exit_code;
@@ -282,8 +173,8 @@ ChildReply ChildProcess::request(std::string_view line, double timeout_s) {
   return state_->exchange(line, deadline, limit);
 }
 
-bool ChildProcess::running() const { return state_ && state_->group.owned(); }
-pid_t ChildProcess::pid() const { return state_ ? state_->group.pid() : -1; }
+bool ChildProcess::running() const { return state_ && state_->child.group.owned(); }
+pid_t ChildProcess::pid() const { return state_ ? state_->child.group.pid() : -1; }
 
 const SandboxReport& ChildProcess::sandbox() const {
   static const SandboxReport none = [] {
@@ -291,7 +182,7 @@ const SandboxReport& ChildProcess::sandbox() const {
     r.why_not = r.filesystem_why_not = "no child";
     return r;
   }();
-  return state_ ? state_->report : none;
+  return state_ ? state_->child.report : none;
 }
 
 }  // namespace kblaster

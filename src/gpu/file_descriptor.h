@@ -12,6 +12,11 @@ class FileDescriptor {
   ~FileDescriptor() { reset(); }
   FileDescriptor(const FileDescriptor&) = delete;
   FileDescriptor& operator=(const FileDescriptor&) = delete;
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
+    if (this != &other) adopt(other.release());
+    return *this;
+  }
   int get() const { return fd_; }
   // Closes the descriptor it holds, then owns `fd`.
   void adopt(int fd) {
@@ -22,6 +27,12 @@ class FileDescriptor {
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
+  }
+  // Gives the descriptor up without closing it; get() is -1 afterwards.
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
   }
 
  private:

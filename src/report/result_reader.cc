@@ -2,6 +2,7 @@
 
 #include "core/bounded_read.h"
 #include "core/input_limits.h"
+#include "core/json_nesting.h"
 #include "report/bench_reader.h"
 #include "report/check_reader.h"
 #include "report/json_field.h"
@@ -24,30 +25,6 @@ constexpr ReaderRow kReaders[] = {
     {ResultKind::bench, "bench", 1, &read_bench},
     {ResultKind::run, "run", 1, &read_run},
 };
-
-// Whether arrays and objects in the JSON `text` nest deeper than `limit`; a scan
-// that never recurses, so the parser never sees a document too deep for the stack.
-bool nests_deeper_than(std::string_view text, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
 
 std::string known_kinds() {
   std::string out;
