@@ -44,11 +44,15 @@ std::string bound_prose(std::string_view raw, std::size_t max_bytes) {
 
 std::string lesson_text(std::string_view answer) {
   std::string prose;
-  for (std::size_t begin = 0; begin < answer.size();) {  // every line but fences
+  bool in_code = false;
+  for (std::size_t begin = 0; begin < answer.size();) {  // the lines outside fenced blocks
     const auto newline = answer.find('\n', begin);
     const auto end = newline == std::string_view::npos ? answer.size() : newline;
     const auto line = collapse_spaces(answer.substr(begin, end - begin));
-    if (!line.starts_with("```") && !line.starts_with("~~~")) prose += line + "\n";
+    if (line.starts_with("```") || line.starts_with("~~~"))
+      in_code = !in_code;
+    else if (!in_code)
+      prose += line + "\n";
     begin = end + 1;
   }
   std::string cleaned = collapse_spaces(prose);

@@ -19,7 +19,7 @@ inline constexpr std::size_t kMaxLessonBytes = 600;
 std::string bound_prose(std::string_view text, std::size_t max_bytes);
 
 // A gap analysis's answer as the lesson to store: bound_prose to kMaxLessonBytes, after
-// leaving out a leading "Lesson:" label and code fences. Empty when the answer held none.
+// leaving out a leading "Lesson:" label and fenced code blocks. Empty when the answer held none.
 std::string lesson_text(std::string_view answer);
 
 }  // namespace kblaster
