@@ -13,8 +13,10 @@ using testing::source_dir;
 
 PromptValues every_value(const std::string& source, const std::string& signature) {
   PromptValues v;
-  for (int i = 0; i <= static_cast<int>(PromptSlot::profile_delta); ++i)
-    v[static_cast<PromptSlot>(i)] = "<" + std::string(prompt_slot_name(PromptSlot(i))) + ">";
+  for (int i = 0; i <= static_cast<int>(PromptSlot::profile_delta); ++i) {
+    const auto slot = static_cast<PromptSlot>(i);
+    v[slot] = std::string(prompt_slot_name(slot)).append(" value");
+  }
   v[PromptSlot::parent_source] = source;
   v[PromptSlot::candidate_source] = source;
   v[PromptSlot::launcher_signature] = signature;
