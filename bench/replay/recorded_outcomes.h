@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "core/kernel_spec.h"
+#include "eval/candidate.h"
 #include "kb/records.h"
 #include "profile/perf_state.h"
-#include "eval/candidate.h"
 #include "search/technique_appliers.h"
 
 namespace kblaster {
@@ -66,7 +66,11 @@ class KernelOutcomes {
   void add_run(const nlohmann::json& result, const std::string& file);
 
   const KernelSpec& spec() const { return *spec_; }
-  Candidate baseline() const { return Candidate{baseline_source_, {}, {}, {}, {}, {}, {}}; }
+  Candidate baseline() const {
+    Candidate c;
+    c.source = baseline_source_;
+    return c;
+  }
   const RecordedCandidate* find(const std::string& key) const;
   // log(t_child / t_parent) of every timed recording of (technique, change), any parent.
   const std::vector<double>* change_log_ratios(const std::string& technique,

@@ -5,6 +5,7 @@
 // --publish proposes the verified speedups as pull requests.
 #include "cli/commands.h"
 #include "cli/kb_location.h"
+#include "cli/llm_flags.h"
 #include "cli/local_reports.h"
 #include "cli/publish_flags.h"
 #include "cli/repository.h"
@@ -28,6 +29,7 @@ struct OptimizeOptions {
   std::string report;        // --report DIR; "" = none
   bool publish = false;      // --publish: optimization PRs on GitHub
   PublishFlags publish_flags;
+  LlmFlags llm;
 };
 
 Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
@@ -38,13 +40,17 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
   if (!publisher) return publisher.error();
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
+  LlmConnection connection;
+  auto llm = open_run_llm(o.llm, *repo, session, connection);
+  if (!llm) return llm.error();
   OptimizeSettings settings{
       .budget = o.budget,
       .search_seed = o.seed,
       .kb_file = kb_path(o.common.repo, o.kb),
       .out_dir = o.out.empty() ? std::filesystem::path() : std::filesystem::absolute(o.out),
       .source_only = o.source_only,
-      .write_back = o.apply ? WriteBack::if_verified : WriteBack::never};
+      .write_back = o.apply ? WriteBack::if_verified : WriteBack::never,
+      .llm = std::move(*llm)};
   auto result = run_optimize(*repo, o.build, o.verify, *catalogue, std::move(settings),
                              command_provenance(session, repo->root), session);
   if (!result) return result.error();
@@ -85,6 +91,7 @@ CommandAction setup_optimize(CLI::App& app) {
   app.add_flag("--publish", o->publish,
                "Propose each verified speedup as a pull request on GitHub (docs/publishing.md)");
   add_publish_flags(app, o->publish_flags);
+  add_llm_flags(app, o->llm);
   return [o](Session& session) { return optimize_command(*o, session); };
 }
 

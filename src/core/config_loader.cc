@@ -17,30 +17,11 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kRootTables = {"project", "check", "publish", "kernel"};
+// [llm] is read by src/llm (llm/llm_setup.h), which refuses what a pull request must not set.
+const std::vector<std::string> kRootTables = {"project", "check", "publish", "kernel", "llm"};
 const std::vector<std::string> kCheckFields = {"fail_on", "min_effect"};
 const std::vector<std::string> kProjectFields = {"arch", "include_dirs", "nvcc_flags",
                                                  "kernel_specs"};
-
-// `text` parsed as TOML, errors located in `file`.
-Result<toml::table> parse_toml_text(std::string_view text, const std::string& file) {
-  if (auto bad = find_unsafe_toml_character(text)) {
-    char code[16];
-    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(bad->code_point));
-    return Error::config(file + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
-                         std::string("the character ") + code +
-                             " cannot be read safely by the TOML library this kblaster is built "
-                             "with (toml++ 3.3); write it as an escape (\\u" +
-                             (code + 2) + ") inside a string, or remove it");
-  }
-  try {
-    return toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    const auto& at = e.source().begin;
-    return Error::config(file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column),
-                         "TOML syntax: " + std::string(e.description()));
-  }
-}
 
 Result<toml::table> parse_toml(const SourceTree& tree, const std::string& file) {
   auto text = tree.read(file);
@@ -202,6 +183,25 @@ Result<Config> load_config(const SourceTree& tree) {
     return Error::config(kConfigFile,
                          "no kernels declared; add a [[kernel]] table (see docs/config.md)");
   return config;
+}
+
+Result<toml::table> parse_toml_text(std::string_view text, const std::string& file) {
+  if (auto bad = find_unsafe_toml_character(text)) {
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(bad->code_point));
+    return Error::config(file + ":" + std::to_string(bad->line) + ":" + std::to_string(bad->column),
+                         std::string("the character ") + code +
+                             " cannot be read safely by the TOML library this kblaster is built "
+                             "with (toml++ 3.3); write it as an escape (\\u" +
+                             (code + 2) + ") inside a string, or remove it");
+  }
+  try {
+    return toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    const auto& at = e.source().begin;
+    return Error::config(file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column),
+                         "TOML syntax: " + std::string(e.description()));
+  }
 }
 
 Result<PublishConfig> load_publish_config(std::string_view text, const std::string& file) {

@@ -2,6 +2,8 @@
 // every *.kblaster.toml matched by [project].kernel_specs, validated as a whole.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <string_view>
 
 #include "core/kernel_spec.h"
@@ -15,6 +17,10 @@ inline constexpr const char* kConfigFile = "kblaster.toml";
 // Reads and validates the configuration of `tree`. Fails with an Error::config
 // whose `where` is "file:line:col" and whose message names the field.
 Result<Config> load_config(const SourceTree& tree);
+
+// `text` parsed as TOML, errors (Error::config) located at `file`:line:col; a character the
+// TOML library cannot read safely is refused first (core/toml_text_guard.h).
+Result<toml::table> parse_toml_text(std::string_view text, const std::string& file);
 
 // The [publish] table alone of a kblaster.toml whose text is `text`, as `file` (for
 // example "acme/kernels@main:kblaster.toml") names it in errors; the rest of the file is

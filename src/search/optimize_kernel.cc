@@ -31,6 +31,7 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
   search.gpu = {run.builds->arch, has_arch_specific_variant(run.builds->arch)};
   search.task = spec.name;
   search.source_only = run.source_only;
+  search.llm = run.llm;
   search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "eval/build_step.h"
-#include "search/optimize_report.h"
 #include "eval/profiler.h"
 #include "eval/session.h"
 #include "gpu/compiler.h"
@@ -18,6 +17,7 @@
 #include "kb/catalogue.h"
 #include "kb/store.h"
 #include "profile/roofline.h"
+#include "search/optimize_report.h"
 #include "search/search_budget.h"
 
 namespace kblaster {
@@ -38,6 +38,7 @@ struct OptimizeRun {
   SearchBudget budget;
   bool source_only = false;
   WriteBack write_back = WriteBack::never;
+  LlmPolicy* llm = nullptr;  // the model's policy beside the embedded one; null: none
 };
 
 // Searches from `baseline`'s source (`baseline` must have built) and writes the

@@ -33,6 +33,18 @@ nlohmann::json step_json(const SearchStep& s) {
           {"lesson", s.lesson}};
 }
 
+// step_json, with what the model did for a step it applied.
+nlohmann::json step_with_policy(const SearchStep& s) {
+  nlohmann::json j = step_json(s);
+  if (s.by_model) {
+    j["policy"] = "llm";
+    j["repairs"] = s.repairs;
+    j["tokens_in"] = s.tokens.input;
+    j["tokens_out"] = s.tokens.output;
+  }
+  return j;
+}
+
 // Where a profile sits under the roofline: its arithmetic intensity and the FLOP/s it
 // reached in ncu's duration (floor / share of the limit).
 nlohmann::json roofline_point(const RooflinePosition& p) {
@@ -103,8 +115,9 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                       {"gpu_idle_share",
                        seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
   nlohmann::json steps = nlohmann::json::array();
-  for (const auto& s : r.steps) steps.push_back(step_json(s));
+  for (const auto& s : r.steps) steps.push_back(step_with_policy(s));
   j["steps"] = steps;
+  if (r.llm) j["llm"] = to_json(*r.llm);
 
   bool verified_faster = false;
   if (changed) {

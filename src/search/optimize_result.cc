@@ -8,6 +8,7 @@
 #include "gpu/compiler.h"
 #include "kb/seed.h"
 #include "kb/store.h"
+#include "llm/exchange_recording.h"
 #include "search/optimize_kernel.h"
 
 namespace kblaster {
@@ -46,6 +47,24 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
   auto compiler = NvccCompiler::find();
   if (!compiler) return compiler.error();
   print_plan(r, session);
+  // The LLM policy: its prompts, its calls recorded under the output folder, its ledger.
+  std::optional<PromptSet> prompts;
+  std::optional<RecordingBackend> recording;
+  std::optional<TokenLedger> ledger;
+  std::optional<LlmPolicy> policy;
+  const auto exchanges = r.settings.out_dir / "llm";
+  if (const auto& llm = r.settings.llm) {
+    auto loaded = load_prompt_set(llm->prompts_dir);
+    if (!loaded) return loaded.error();
+    prompts = std::move(*loaded);
+    recording.emplace(*llm->backend, ExchangeStore(exchanges));
+    ledger.emplace(llm->prices, llm->caps);
+    policy.emplace(*recording, std::move(*prompts), catalogue, *ledger, llm->options);
+    session.progress << "optimize: LLM policy: " << llm->backend_name
+                     << (llm->model.empty() ? "" : " " + llm->model) << ", prompts from "
+                     << llm->prompts_dir.string() << ", every exchange kept in "
+                     << exchanges.string() << "\n";
+  }
   const OptimizeRun shared{.repo_root = repo.root,
                            .builds = &run.builds,
                            .harness = run.gpu->client.get(),
@@ -59,7 +78,8 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
                            .verification = r.verification_seeds,
                            .budget = r.settings.budget,
                            .source_only = r.settings.source_only,
-                           .write_back = r.settings.write_back};
+                           .write_back = r.settings.write_back,
+                           .llm = policy ? &*policy : nullptr};
   std::vector<double> clocks;
   for (const KernelBuild& b : run.builds.kernels) {
     if (!b.ok()) {
@@ -75,6 +95,16 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
     r.kernels.push_back({b.spec->name, std::move(*written), ""});
   }
   record_sm_clock(r.provenance, clocks);
+  if (ledger) {
+    nlohmann::json llm = to_json(ledger->run());
+    llm["backend"] = r.settings.llm->backend_name;
+    llm["model"] = r.settings.llm->model;
+    llm["exchanges"] = exchanges.string();
+    r.llm = std::move(llm);
+    session.progress << "optimize: LLM " << ledger->run().calls << " calls, "
+                     << ledger->run().usage.input << " tokens in, " << ledger->run().usage.output
+                     << " out\n";
+  }
   return Ok{};
 }
 
@@ -130,6 +160,7 @@ nlohmann::json to_json(const OptimizeResult& r) {
   j["source_only"] = s.source_only;
   j["apply"] = s.write_back == WriteBack::if_verified;
   j["kernels"] = kernels;
+  if (r.llm) j["llm"] = *r.llm;
   add_builds(j, r.builds, r.skipped);
   return j;
 }

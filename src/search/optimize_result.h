@@ -16,10 +16,22 @@
 #include "eval/loaded_repo.h"
 #include "eval/verify_step.h"
 #include "kb/catalogue.h"
+#include "llm/token_ledger.h"
+#include "search/llm_policy.h"
 #include "search/optimize_report.h"
 #include "search/search_budget.h"
 
 namespace kblaster {
+
+// The model a run's LLM policy asks (llm/llm_setup.h opens it), and how.
+struct OptimizeLlm {
+  LlmBackend* backend = nullptr;  // not owned; a replay's or a model's
+  std::string backend_name, model;
+  LlmPolicyOptions options;
+  LlmCaps caps;
+  std::map<std::string, ModelPrice, std::less<>> prices;
+  std::filesystem::path prompts_dir;  // the templates (llm/prompt_set.h)
+};
 
 // What the search may do, with what, and where it writes, for every kernel of a run.
 struct OptimizeSettings {
@@ -29,6 +41,7 @@ struct OptimizeSettings {
   std::filesystem::path out_dir;  // empty = REPO/.kblaster/optimize
   bool source_only = false;       // only source rewrites (--source-only, implied by --apply)
   WriteBack write_back = WriteBack::never;
+  std::optional<OptimizeLlm> llm;  // the LLM policy's model; nullopt: the embedded policy alone
 };
 
 // One kernel of the run: the search's result (write_optimize_result's JSON), or why
@@ -47,6 +60,8 @@ struct OptimizeResult {
   BuildReport builds;                             // the baselines; empty when skipped
   std::vector<OptimizedKernel> kernels;           // one per selected kernel, in order
   std::string skipped;  // why no search ran (no CUDA device); "" when it did
+  // With an LLM policy: {"backend", "model", "exchanges", and the run's TokenTotals}.
+  std::optional<nlohmann::json> llm;
 };
 
 // Searches each selected kernel of `repo` that builds (seeding settings.search_seed

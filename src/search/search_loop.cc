@@ -5,6 +5,7 @@
 #include "core/stable_hash.h"
 #include "kb/prediction.h"
 #include "search/lesson.h"
+#include "search/llm_step.h"
 #include "search/soft_verification.h"
 #include "stats/random_source.h"
 #include "stats/speedup_text.h"
@@ -74,6 +75,23 @@ std::string first_line(const std::string& text) {
   return line.size() > 200 ? line.substr(0, 197) + "..." : line;
 }
 
+// The KB's lessons for (state, technique), the newest `most`, as a prompt shows them.
+Result<std::vector<std::string>> recent_lessons(const Store& kb, const std::string& state,
+                                                const std::string& technique) {
+  constexpr std::size_t most = 5;
+  auto all = kb.lessons(state, technique);
+  if (!all) return all.error();
+  std::vector<std::string> out;
+  for (std::size_t i = all->size() > most ? all->size() - most : 0; i < all->size(); ++i)
+    out.push_back((*all)[i].text);
+  return out;
+}
+
+// Tokens the model used for `kernel` so far.
+TokenUsage used(const LlmPolicy* llm, const std::string& kernel) {
+  return llm ? llm->ledger().kernel(kernel).usage : TokenUsage{};
+}
+
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
   return "search-" + stable_hash(o.task + "#" + std::to_string(o.seed) + "#" +
@@ -98,7 +116,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
   std::set<std::string> seen = {baseline.fingerprint()};  // every candidate built so far
   const double started = clock.now_seconds();
   BudgetTracker budget(options.budget, started);
-  while (budget.may_start_rollout(clock.now_seconds())) {
+  std::string llm_stop;  // why the model's caps stopped the search; "" while they have not
+  while (llm_stop.empty() && budget.may_start_rollout(clock.now_seconds())) {
     const int rollout = budget.rollouts();
     Candidate parent = result.best;
     double parent_log = result.best_log_speedup;
@@ -107,28 +126,54 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
     Trajectory trajectory{
         trajectory_id(options, rollout), options.task, options.gpu.arch, options.now_unix, {}};
     std::vector<std::pair<std::size_t, Prediction>> taken;  // index into result.steps
+    std::vector<std::string> failures;  // this rollout's failed steps, for the model's prompts
     for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
+      if (options.llm) llm_stop = options.llm->ledger().cap_reached(spec.name);
+      if (!llm_stop.empty()) break;
       auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
       if (!predictions) return predictions.error();
       auto offered = proposals(parent, parent_state, spec, options, seen);
       std::set<std::string> applicable;
       for (const auto& [t, p] : offered) applicable.insert(t);
+      if (options.llm)
+        for (const auto& t : options.llm->techniques()) applicable.insert(t);
       auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
       if (!choice) {
         progress << "  rollout " << rollout << ": no embedded technique left to try\n";
         break;
       }
       tried_here.insert(choice->technique);
-      const auto [picked, because] = pick_child(offered.at(choice->technique), random);
-      const Candidate& child = *picked;
       progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
-               << ": " << describe_choice(*choice) << ": " << child.changes.back();
-      if (!because.empty()) progress << " (" << because << ")";
-      progress << "\n";
-      seen.insert(child.fingerprint());
-      evaluator.prefetch(likely_next(offered, child, options.prefetch));
-      auto eval = evaluator.evaluate(parent, child);
-      if (!eval) return eval.error();
+               << ": " << describe_choice(*choice) << ": ";
+      const bool by_model = !offered.contains(choice->technique);
+      const TokenUsage tokens_before = used(options.llm, spec.name);
+      Candidate child;
+      Evaluation evaluation;
+      int repairs = 0;
+      LlmStepContext context{&spec, &parent_state, choice->technique, {}, failures};
+      if (by_model) {
+        auto lessons = recent_lessons(kb, parent_state.key, choice->technique);
+        if (!lessons) return lessons.error();
+        context.lessons = std::move(*lessons);
+        progress << "asking " << options.llm->model_name() << " to apply it\n";
+        auto step = run_llm_step(*options.llm, evaluator, parent, context, seen, progress);
+        if (!step) return step.error();
+        child = std::move(step->child);
+        evaluation = std::move(step->evaluation);
+        repairs = step->repairs;
+      } else {
+        const auto [picked, because] = pick_child(offered.at(choice->technique), random);
+        child = *picked;
+        progress << child.changes.back();
+        if (!because.empty()) progress << " (" << because << ")";
+        progress << "\n";
+        seen.insert(child.fingerprint());
+        evaluator.prefetch(likely_next(offered, child, options.prefetch));
+        auto eval = evaluator.evaluate(parent, child);
+        if (!eval) return eval.error();
+        evaluation = std::move(*eval);
+      }
+      const Evaluation* eval = &evaluation;
       const bool measured = is_measured(eval->outcome);
       const bool faster = eval->outcome == StepOutcome::faster;
       // Only a FASTER child moves the best; any other step leaves it where the parent is.
@@ -146,6 +191,18 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       Prediction predicted;
       for (const auto& p : *predictions)
         if (p.technique == choice->technique) predicted = p;
+      if (!measured)
+        failures.push_back(choice->technique + ": " + std::string(outcome_name(eval->outcome)) +
+                           ": " + first_line(eval->detail));
+      std::string model_lesson;
+      if (by_model && measured) {
+        auto lesson = options.llm->lesson(parent, child, context,
+                                          percent_gain(predicted.expected_log_speedup),
+                                          percent_gain(eval->log_speedup) + " (" +
+                                              std::string(outcome_name(eval->outcome)) + ")");
+        if (!lesson) return lesson.error();
+        model_lesson = std::move(*lesson);
+      }
       if (faster) {
         parent = child;
         parent_log += eval->log_speedup;
@@ -170,7 +227,14 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                       result.best_log_speedup,
                       child.fingerprint(),
                       clock.now_seconds() - started,
-                      ""};
+                      "",
+                      by_model,
+                      repairs,
+                      {},
+                      std::move(model_lesson)};
+      const TokenUsage tokens_after = used(options.llm, spec.name);
+      step.tokens = {tokens_after.input - tokens_before.input,
+                     tokens_after.output - tokens_before.output};
       result.steps.push_back(step);
       taken.emplace_back(result.steps.size() - 1, predicted);
     }
@@ -186,14 +250,16 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                              step.evaluation.log_speedup, *after, options.now_unix);
       if (!is_measured(step.evaluation.outcome))
         lesson.text += " Reason: " + first_line(step.evaluation.detail);
+      if (!step.model_lesson.empty()) lesson.text = step.model_lesson;  // the textual gradient
       KB_TRY(kb.add_lesson(lesson));
       step.lesson = lesson.text;
     }
   }
   result.best_state = best_state.key;
-  result.stop_reason = budget.stop_reason();
+  result.stop_reason = llm_stop.empty() ? budget.stop_reason() : llm_stop;
   result.best_so_far = budget.best_so_far();
   result.soft_verification = soft_verification_findings(baseline.source, result.best.source);
+  if (options.llm) result.llm = options.llm->ledger().kernel(spec.name);
   return result;
 }
 

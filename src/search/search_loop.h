@@ -16,6 +16,7 @@
 #include "eval/evaluator.h"
 #include "kb/catalogue.h"
 #include "kb/store.h"
+#include "search/llm_policy.h"
 #include "search/search_budget.h"
 #include "search/technique_appliers.h"
 #include "search/technique_choice.h"
@@ -31,6 +32,10 @@ struct SearchOptions {
   std::int64_t now_unix = 0;  // for KB records
   int prefetch = 4;           // children of other techniques handed to Evaluator::prefetch per step
   bool source_only = false;   // only techniques for which rewrites_source_only() holds
+  // The model (search/llm_policy.h): when set, the catalogue's LLM techniques join the
+  // embedded ones, each applied by the model, and measured steps get the model's lessons.
+  // Its caps (TokenLedger::cap_reached) stop the search. Not owned.
+  LlmPolicy* llm = nullptr;
 };
 
 // One evaluated step, as the report and the JSON result show it.
@@ -41,9 +46,13 @@ struct SearchStep {
   double predicted_log_speedup = 0.0;
   Evaluation evaluation;
   double best_log_speedup_after = 0.0;  // against the baseline
-  std::string candidate;   // the child's Candidate::fingerprint, which names its tree and profile
-  double elapsed_s = 0.0;  // seconds from the search's start to the end of this evaluation
-  std::string lesson;      // the lesson the KB recorded for it, when its rollout ended
+  std::string candidate;     // the child's Candidate::fingerprint, which names its tree and profile
+  double elapsed_s = 0.0;    // seconds from the search's start to the end of this evaluation
+  std::string lesson;        // the lesson the KB recorded for it, when its rollout ended
+  bool by_model = false;     // applied by the LLM policy, not an embedded technique
+  int repairs = 0;           // compile errors the model was asked to repair
+  TokenUsage tokens;         // the model's tokens for this step (apply, repair, review, gap)
+  std::string model_lesson;  // the model's gap analysis; "" without one
 };
 
 struct SearchResult {
@@ -55,6 +64,7 @@ struct SearchResult {
   std::vector<double> best_so_far;  // per evaluation, for the ablation's evaluations-to-95%
   std::string stop_reason;
   std::vector<std::string> soft_verification;  // findings against the best; empty = passed
+  std::optional<TokenTotals> llm;              // the model's tokens for this kernel, with one
 };
 
 // Searches from `baseline`. Each rollout starts from the best so far; a step that

@@ -133,20 +133,34 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                           .ci_low = 0.79,
                           .ci_high = 0.81,
                           .detail = "FASTER"};
-  const SearchStep step{
-      .rollout = 0,
-      .depth = 0,
-      .state = "memory.dram_saturated",
-      .technique = "launch_geometry_tuning",
-      .change = "set kThreads from 128 to 64",
-      .mode = ChoiceMode::explore,
-      .predicted_log_speedup = 0.1,
-      .evaluation = faster,
-      .best_log_speedup_after = std::log(1.25),
-      .candidate = result.best.fingerprint(),
-      .elapsed_s = 12.5,
-      .lesson = "memory.dram_saturated / launch_geometry_tuning: observed +25.0%"};
+  const SearchStep step{.rollout = 0,
+                        .depth = 0,
+                        .state = "memory.dram_saturated",
+                        .technique = "launch_geometry_tuning",
+                        .change = "set kThreads from 128 to 64",
+                        .mode = ChoiceMode::explore,
+                        .predicted_log_speedup = 0.1,
+                        .evaluation = faster,
+                        .best_log_speedup_after = std::log(1.25),
+                        .candidate = result.best.fingerprint(),
+                        .elapsed_s = 12.5,
+                        .lesson = "memory.dram_saturated / launch_geometry_tuning: observed +25.0%",
+                        .by_model = false,
+                        .repairs = 0,
+                        .tokens = {},
+                        .model_lesson = ""};
   result.steps.push_back(step);
+  // A step the model applied, with its tokens, and the kernel's LLM totals.
+  SearchStep by_model = step;
+  by_model.technique = "shared_memory_tiling";
+  by_model.by_model = true, by_model.repairs = 1, by_model.tokens = {.input = 1200, .output = 800};
+  by_model.model_lesson = by_model.lesson = "Tiling paid off: the grid was undersized.";
+  result.steps.push_back(by_model);
+  result.llm = TokenTotals{.calls = 4,
+                           .usage = {.input = 1200, .output = 800},
+                           .cost_usd = 0.012,
+                           .cost_known = true,
+                           .by_purpose = {{"apply", {.input = 900, .output = 700}}}};
   result.baseline_state = "memory.dram_saturated", result.best_state = "memory.dram_saturated";
   // Both ends profiled: softmax_slow's real H200 profile, placed under the ceilings.
   auto profiled = read_profile(
@@ -164,11 +178,18 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                   .kb_file = "kb.sqlite",
                   .out_dir = out.path(),
                   .source_only = false,
-                  .write_back = WriteBack::never};
+                  .write_back = WriteBack::never,
+                  .llm = std::nullopt};
   run.verification_seeds = {1007, 1008, 1009};
   run.kernels = {{"softmax_slow", *searched, ""},
                  {"axpy", std::nullopt, "the baseline does not build"}};
+  run.llm = to_json(*result.llm);
+  (*run.llm)["backend"] = "openai", (*run.llm)["model"] = "m", (*run.llm)["exchanges"] = "out/llm";
   const nlohmann::json j = to_json(run);
+  EXPECT_EQ(j["kernels"][0]["steps"][1]["policy"], "llm");
+  EXPECT_EQ(j["kernels"][0]["steps"][1]["tokens_in"], 1200);
+  EXPECT_EQ(j["kernels"][0]["llm"]["cost_usd"], 0.012);
+  EXPECT_EQ(j["llm"]["by_purpose"]["apply"]["tokens_out"], 700);
   EXPECT_EQ(j["kernels"][0]["status"], "searched");
   EXPECT_EQ(j["kernels"][0]["final_ab"]["samples"]["b_s"][0], 0.8e-3);
   EXPECT_EQ(j["kernels"][1]["status"], "skipped");

@@ -95,16 +95,24 @@ std::vector<LlmRequestRecord> FakeLlmApi::requests() const {
   return requests_;
 }
 
+void FakeLlmApi::respond_with(std::function<ScriptStep(const nlohmann::json& request)> responder) {
+  std::lock_guard lock(mutex_);
+  responder_ = std::move(responder);
+}
+
 std::string FakeLlmApi::base_url() const { return server_->url(dialect_.base_path); }
 
 FakeLlmApi::Answer FakeLlmApi::answer(const LlmRequestRecord& request) {
   if (auto refusal = dialect_.check(request)) return {refusal->status, refusal->body, {}};
   ScriptStep next = say("done");
+  const nlohmann::json body = request.json();
   {
     std::lock_guard lock(mutex_);
-    if (next_step_ < script_.size()) next = script_[next_step_++];
+    if (next_step_ < script_.size())
+      next = script_[next_step_++];
+    else if (responder_)
+      next = responder_(body);
   }
-  const nlohmann::json body = request.json();
   switch (next.reply) {
     case ScriptedReply::answer:
       return {200, dialect_.answer(body, next.text, false), {}};

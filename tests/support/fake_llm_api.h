@@ -85,6 +85,9 @@ class FakeLlmApi {
   FakeLlmApi& operator=(const FakeLlmApi&) = delete;
 
   void script(std::vector<ScriptStep> steps);
+  // Once the script is spent, each request is answered with what `responder` makes of its
+  // JSON body (instead of "done"): a model that answers by what it is asked.
+  void respond_with(std::function<ScriptStep(const nlohmann::json& request)> responder);
   std::vector<LlmRequestRecord> requests() const;
   // "http://127.0.0.1:PORT" + the dialect's base_path: what [llm] base_url would hold.
   std::string base_url() const;
@@ -100,6 +103,7 @@ class FakeLlmApi {
   LlmDialect dialect_;
   mutable std::mutex mutex_;
   std::vector<ScriptStep> script_;
+  std::function<ScriptStep(const nlohmann::json& request)> responder_;
   std::size_t next_step_ = 0;
   std::vector<LlmRequestRecord> requests_;
   std::unique_ptr<LoopbackServer> server_;  // last: stopped before the state above goes

@@ -1,0 +1,108 @@
+#include "llm/llm_setup.h"
+
+#include <sstream>
+
+#include "core/bounded_read.h"
+#include "core/config_loader.h"
+#include "core/input_limits.h"
+#include "llm/exchange_replay.h"
+#include "llm/llm_factory.h"
+#include "llm/llm_settings_parser.h"
+#include "net/curl_transport.h"
+
+namespace kblaster {
+namespace {
+
+// The words of `command`, split at whitespace.
+std::vector<std::string> words(const std::string& command) {
+  std::istringstream in(command);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+Result<LlmBackendKind> backend_named(const std::string& name) {
+  for (const auto kind :
+       {LlmBackendKind::openai, LlmBackendKind::anthropic, LlmBackendKind::command})
+    if (llm_backend_name(kind) == name) return kind;
+  return Error::usage("--llm " + name + ": expected openai, anthropic or command");
+}
+
+}  // namespace
+
+Result<std::optional<LlmSettings>> read_llm_table(const std::filesystem::path& file,
+                                                  bool untrusted) {
+  auto text = read_bounded(file, kMaxSourceBytes, "the config");
+  if (!text) return text.error();
+  auto root = parse_toml_text(*text, file.string());
+  if (!root) return root.error();
+  auto settings = parse_llm(*root, file.string());
+  if (!settings || !*settings || !untrusted) return settings;
+  const LlmSettings& s = **settings;
+  const auto refuse = [&](const char* field) {
+    return Error::config(file.string(),
+                         std::string("[llm] ") + field +
+                             ": a repository's kblaster.toml may come from a pull request, so "
+                             "it may not say where the key goes or what program runs; give it "
+                             "with a flag or in a trusted --llm-config file (docs/llm.md)");
+  };
+  if (!s.base_url.empty()) return refuse("base_url");
+  if (!s.api_key_env.empty()) return refuse("api_key_env");
+  if (s.backend == LlmBackendKind::command) return refuse("backend = \"command\"");
+  return settings;
+}
+
+Result<std::optional<LlmSettings>> resolve_llm_settings(std::optional<LlmSettings> repository,
+                                                        std::optional<LlmSettings> trusted,
+                                                        const LlmFlags& flags) {
+  std::optional<LlmSettings> s = trusted ? std::move(trusted) : std::move(repository);
+  if (!flags.backend.empty()) {
+    auto kind = backend_named(flags.backend);
+    if (!kind) return kind.error();
+    if (!s || s->backend != *kind) {
+      LlmSettings fresh;
+      if (s) fresh.prices = s->prices;  // a price table outlives a change of backend
+      s = std::move(fresh);
+      s->backend = *kind;
+    }
+  }
+  if (!s) {
+    if (!flags.model.empty() || !flags.command.empty() || !flags.base_url.empty())
+      return Error::usage("--llm-model, --llm-command and --llm-base-url need --llm BACKEND");
+    return std::optional<LlmSettings>();
+  }
+  if (!flags.model.empty()) s->model = flags.model;
+  if (!flags.base_url.empty()) s->base_url = flags.base_url;
+  if (!flags.key_env.empty()) s->api_key_env = flags.key_env;
+  if (!flags.command.empty()) {
+    if (s->backend != LlmBackendKind::command)
+      return Error::usage("--llm-command is for --llm command");
+    s->command = words(flags.command);
+  }
+  if (s->backend == LlmBackendKind::command && s->command.empty() && flags.replay.empty())
+    return Error::usage("--llm command needs --llm-command \"PROGRAM ARG…\"");
+  if (s->backend != LlmBackendKind::command && s->model.empty())
+    return Error::usage("--llm " + std::string(llm_backend_name(s->backend)) +
+                        " needs a model: --llm-model NAME, or model in [llm]");
+  if (flags.caps.max_cost_usd > 0 && !s->prices.contains(s->model))
+    return Error::usage("--max-cost needs a price for the model `" + s->model +
+                        "`: add [llm.prices.\"" + s->model +
+                        "\"] input_per_mtok and output_per_mtok to the config");
+  return s;
+}
+
+Result<LlmConnection> open_llm(const LlmSettings& settings, const std::filesystem::path& replay,
+                               const EnvironmentLookup& environment, HttpClientServices services) {
+  LlmConnection c;
+  if (!replay.empty()) {
+    c.backend = std::make_unique<ReplayBackend>(ExchangeStore(replay));
+    return c;
+  }
+  c.transport = std::make_unique<CurlTransport>();
+  auto backend = make_llm_backend(settings, environment, *c.transport, std::move(services));
+  if (!backend) return backend.error();
+  c.backend = std::move(*backend);
+  return c;
+}
+
+}  // namespace kblaster

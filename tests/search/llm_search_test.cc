@@ -1,0 +1,349 @@
+// The LLM policy in the MAIC-RL loop: the real prompts of kb/prompts, a real OpenAI-compatible
+// API on loopback (tests/support/fake_openai.h) answering by what each prompt asks, the real
+// catalogue and SQLite KB, and a scripted Evaluator that records every candidate it is sent.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+
+#include "eval/fake_harness_runner.h"
+#include "example_kernels.h"
+#include "kb/seed.h"
+#include "llm/command_backend.h"
+#include "llm/exchange_recording.h"
+#include "llm/exchange_replay.h"
+#include "llm/llm_rig.h"
+#include "llm/openai_backend.h"
+#include "llm/prompt_set.h"
+#include "search/search_loop.h"
+#include "support/fake_openai.h"
+#include "test_paths.h"
+
+namespace kblaster {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::read_text;
+
+// Marks the scripted model writes into the code it answers, which the evaluator reads.
+constexpr const char* kFast = "// scripted: faster\n";
+constexpr const char* kBroken = "// scripted: broken\n";
+
+// Faster when the child carries more kFast marks than its parent; a compile error where it
+// carries kBroken; SAME otherwise (the embedded techniques' children).
+class MarkEvaluator final : public Evaluator {
+ public:
+  std::vector<Candidate> evaluated;
+  Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override {
+    evaluated.push_back(child);
+    Evaluation e;
+    const auto marks = [](const std::string& s) {
+      std::size_t n = 0;
+      for (auto at = s.find(kFast); at != std::string::npos; at = s.find(kFast, at + 1)) ++n;
+      return n;
+    };
+    if (child.source.find(kBroken) != std::string::npos) {
+      e.outcome = StepOutcome::compile_failure;
+      e.detail = "kernels/softmax_slow.cu(9): error: identifier \"broken\" is undefined";
+    } else if (marks(child.source) > marks(parent.source)) {
+      e.outcome = StepOutcome::faster, e.log_speedup = std::log(1.25);
+      e.ratio = 0.8, e.ci_low = 0.79, e.ci_high = 0.81;
+      e.detail = "FASTER: scripted";
+    } else {
+      e.outcome = StepOutcome::same, e.detail = "SAME: scripted";
+    }
+    return e;
+  }
+  Result<PerfState> state_of(const Candidate&) override {
+    PerfState s;
+    s.key = "launch.grid_undersized";
+    s.bottleneck = "launch";
+    s.explanation = "scripted: 64 blocks for 132 SMs";
+    return s;
+  }
+};
+
+// The user message of an OpenAI request body.
+std::string user_text(const nlohmann::json& body) {
+  for (const auto& m : body.value("messages", nlohmann::json::array()))
+    if (m.value("role", "") == "user") return m.value("content", "");
+  return "";
+}
+
+// The first ```cuda block of a prompt: the parent's or the candidate's source.
+std::string code_in(const std::string& prompt, const std::string& after) {
+  const auto from = prompt.find(after);
+  const auto open = prompt.find("```cuda\n", from == std::string::npos ? 0 : from);
+  if (open == std::string::npos) return "";
+  const auto start = open + 8;
+  return prompt.substr(start, prompt.find("\n```", start) + 1 - start);
+}
+
+std::string fenced(const std::string& code) {
+  return "Here is the rewritten file.\n\n```cuda\n" + code + "```\n\nIt does less work per row.";
+}
+
+// A model that answers each prompt by its kind: apply adds kFast (or what `apply_with`
+// makes of the parent), repair drops kBroken, review approves unless the code special-cases
+// a size, gap writes a lesson naming the technique.
+struct ScriptedModel {
+  std::function<std::string(const std::string& parent, const std::string& technique)> apply_with =
+      [](const std::string& parent, const std::string&) { return parent + kFast; };
+
+  testing::ScriptStep operator()(const nlohmann::json& body) const {
+    const std::string text = user_text(body);
+    std::smatch m;
+    // apply, repair and review say: technique "x"; gap says: ## Technique\nx: …
+    const std::regex technique_re("technique \"([a-z_0-9]+)\"|## Technique\n([a-z_0-9]+):");
+    const std::string technique = !std::regex_search(text, m, technique_re) ? std::string("?")
+                                  : m[1].matched                            ? m[1].str()
+                                                                            : m[2].str();
+    if (text.find("Apply the technique") != std::string::npos)
+      return testing::say(fenced(apply_with(code_in(text, "## The current source"), technique)));
+    if (text.find("nvcc refuses it") != std::string::npos) {
+      std::string code = code_in(text, "");
+      for (auto at = code.find(kBroken); at != std::string::npos; at = code.find(kBroken))
+        code.erase(at, std::string(kBroken).size());
+      return testing::say(fenced(code + kFast));
+    }
+    if (text.find("The candidate was written") != std::string::npos)
+      return testing::say(text.find("rows == 8192") != std::string::npos
+                              ? "VERDICT: no\nIt skips the work for the timed size."
+                              : "VERDICT: yes\nIt computes every row as before.");
+    return testing::say("Lesson: " + technique + " paid off here because the grid was undersized.");
+  }
+};
+
+class LlmSearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto dir = testing::source_dir() / "kb" / "catalogue";
+    auto c = load_catalogue(read_text(dir / "techniques.json"), read_text(dir / "states.json"));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    catalogue = std::move(*c);
+    auto s = Store::open(tmp.path() / "kb.sqlite");
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    store.emplace(std::move(*s));
+    ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
+    spec = testing::example_kernel("softmax_slow");
+    ASSERT_NE(spec, nullptr);
+    baseline.source = read_text(testing::examples_dir() / spec->source);
+    auto p = load_prompt_set(testing::source_dir() / "kb" / "prompts");
+    ASSERT_TRUE(p.ok()) << p.error().describe();
+    prompts.emplace(std::move(*p));
+    options.budget = {3, 4, 1e9, 0, 0.01};
+    options.seed = 11;
+    options.gpu = {"sm_90", true};
+    options.task = "softmax_slow";
+    options.now_unix = 1'700'000'000;
+    options.source_only = true;  // the embedded techniques that rewrite source, and the model's
+    rig.fake->respond_with([this](const nlohmann::json& body) { return model(body); });
+  }
+
+  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {}) {
+    ledger.emplace(std::map<std::string, ModelPrice, std::less<>>{}, caps);
+    policy.emplace(backend, *prompts, catalogue, *ledger,
+                   LlmPolicyOptions{.temperature = 0.2, .max_tokens = 4096, .repair_attempts = 2});
+    options.llm = &*policy;
+    return run_search(baseline, *spec, evaluator, *store, catalogue, options, clock, progress);
+  }
+
+  // The user texts of the requests the fake received that contain `marker`.
+  std::vector<std::string> asked(const std::string& marker) const {
+    std::vector<std::string> out;
+    for (const auto& r : rig.fake->requests())
+      if (const std::string t = user_text(r.json()); t.find(marker) != std::string::npos)
+        out.push_back(t);
+    return out;
+  }
+
+  testing::TempDir tmp;
+  Catalogue catalogue;
+  std::optional<Store> store;
+  const KernelSpec* spec = nullptr;
+  Candidate baseline;
+  std::optional<PromptSet> prompts;
+  SearchOptions options;
+  MarkEvaluator evaluator;
+  testing::FakeClock clock{1.0};
+  std::ostringstream progress;
+  ScriptedModel model;
+  testing::LlmRig<OpenAiBackend> rig{testing::start_fake_openai(), testing::kFakeOpenAiKey};
+  std::optional<TokenLedger> ledger;
+  std::optional<LlmPolicy> policy;
+};
+
+TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNextPrompts) {
+  // An earlier lesson for every model technique in this state: each apply prompt shows it.
+  for (const auto& t : catalogue.techniques)
+    ASSERT_TRUE(store
+                    ->add_lesson({.id = "",
+                                  .state = "launch.grid_undersized",
+                                  .technique = t.id,
+                                  .text = "earlier lesson for " + t.id,
+                                  .created_at = 1})
+                    .ok());
+  auto r = search(rig.backend);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  std::vector<const SearchStep*> by_model;
+  for (const auto& s : r->steps)
+    if (s.by_model) by_model.push_back(&s);
+  ASSERT_FALSE(by_model.empty()) << progress.str();
+  EXPECT_GT(r->best_log_speedup, 0.0);
+  EXPECT_THAT(r->best.source, HasSubstr(kFast));
+  for (const SearchStep* s : by_model) {
+    EXPECT_GT(s->tokens.input, 0) << "tokens counted per step";
+    EXPECT_THAT(s->lesson, HasSubstr("paid off here")) << "the model's lesson is the step's";
+    auto lessons = store->lessons(s->state, s->technique);
+    ASSERT_TRUE(lessons.ok());
+    std::vector<std::string> texts;
+    for (const auto& l : *lessons) texts.push_back(l.text);
+    EXPECT_THAT(texts, Contains(HasSubstr(s->technique + " paid off here")));
+  }
+  const auto applies = asked("Apply the technique");
+  ASSERT_FALSE(applies.empty());
+  for (const auto& a : applies) EXPECT_THAT(a, HasSubstr("earlier lesson for "));
+  EXPECT_THAT(applies[0], HasSubstr("softmax_slow(float* out, const float* inp"))
+      << "the launcher's signature is in the prompt";
+  ASSERT_TRUE(r->llm.has_value());
+  EXPECT_EQ(r->llm->usage.input, ledger->run().usage.input);
+  EXPECT_EQ(r->llm->by_purpose.count("gap"), 1u);
+  EXPECT_THAT(progress.str(), HasSubstr("asking openai to apply it"));
+}
+
+TEST_F(LlmSearchTest, ACompileErrorGoesBackToTheModelWithNvccsDiagnostics) {
+  model.apply_with = [](const std::string& parent, const std::string&) { return parent + kBroken; };
+  auto r = search(rig.backend);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto repaired = std::find_if(r->steps.begin(), r->steps.end(),
+                                     [](const SearchStep& s) { return s.repairs == 1; });
+  ASSERT_NE(repaired, r->steps.end()) << progress.str();
+  EXPECT_EQ(repaired->evaluation.outcome, StepOutcome::faster);
+  const auto repairs = asked("nvcc refuses it");
+  ASSERT_FALSE(repairs.empty());
+  EXPECT_THAT(repairs[0], HasSubstr("error: identifier \"broken\" is undefined"));
+  EXPECT_THAT(progress.str(), HasSubstr("asking for a repair (1 of 2)"));
+}
+
+TEST_F(LlmSearchTest, AChangedLauncherSignatureIsRefusedBeforeAnythingIsBuilt) {
+  model.apply_with = [](std::string parent, const std::string&) {
+    const std::string from = "int rows, int cols) {\n  if (rows <= 0";
+    parent.replace(parent.find(from), from.size(),
+                   "int rows, int cols, int extra) {\n  if (rows <= 0");
+    return parent + kFast;
+  };
+  auto r = search(rig.backend);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  for (const auto& c : evaluator.evaluated)
+    EXPECT_THAT(c.source, Not(HasSubstr("int extra"))) << "nothing the model wrote was built";
+  int refused = 0;
+  for (const auto& s : r->steps)
+    if (s.by_model) {
+      ++refused;
+      EXPECT_EQ(s.evaluation.outcome, StepOutcome::compile_failure);
+      EXPECT_THAT(s.evaluation.detail, HasSubstr("changes the launcher's signature"));
+    }
+  EXPECT_GT(refused, 0) << progress.str();
+  EXPECT_THAT(r->best.source, Not(HasSubstr(kFast)));
+}
+
+TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheatsBeforeTheyAreTimed) {
+  int n = 0;
+  model.apply_with = [&n](std::string parent, const std::string&) {
+    const std::string body = "  if (rows <= 0 || cols <= 0) return;\n";
+    if (n++ % 2 == 0)  // a special case for the timed size, which the review refuses
+      parent.replace(parent.find(body), body.size(), body + "  if (rows == 8192) return;\n");
+    else  // a stream of its own, which the static rules refuse
+      parent.replace(parent.find(body), body.size(),
+                     body + "  cudaStream_t s;\n  cudaStreamCreate(&s);\n");
+    return parent + kFast;
+  };
+  auto r = search(rig.backend);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  for (const auto& c : evaluator.evaluated) {
+    EXPECT_THAT(c.source, Not(HasSubstr("rows == 8192"))) << "no cheat reached the GPU";
+    EXPECT_THAT(c.source, Not(HasSubstr("cudaStreamCreate"))) << "no cheat reached the GPU";
+  }
+  std::string details;
+  for (const auto& s : r->steps) {
+    if (!s.by_model) continue;
+    EXPECT_EQ(s.evaluation.outcome, StepOutcome::verify_failure);
+    details += s.evaluation.detail + "\n";
+  }
+  EXPECT_THAT(details, HasSubstr("review: It skips the work for the timed size."));
+  EXPECT_THAT(details, HasSubstr("soft verification: "));
+  EXPECT_THAT(details, HasSubstr("soft verification: creates or holds a stream of its own"));
+}
+
+TEST_F(LlmSearchTest, ATokenCapEndsTheSearchCleanlyAndSaysSo) {
+  auto r = search(rig.backend, LlmCaps{.max_tokens_per_kernel = 100, .max_cost_usd = 0});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_THAT(r->stop_reason, HasSubstr("the LLM token cap (100 per kernel) is reached"));
+  EXPECT_EQ(std::count_if(r->steps.begin(), r->steps.end(),
+                          [](const SearchStep& s) { return s.by_model; }),
+            1)
+      << "one step by the model, then the cap";
+  EXPECT_GE(r->llm->usage.input + r->llm->usage.output, 100);
+}
+
+TEST_F(LlmSearchTest, ARecordedSearchReplaysWithoutTheModel) {
+  RecordingBackend recording(rig.backend, ExchangeStore(tmp.path() / "llm"));
+  auto first = search(recording);
+  ASSERT_TRUE(first.ok()) << first.error().describe();
+  const auto sent = rig.fake->requests().size();
+  ASSERT_GT(sent, 0u);
+  // The same search from the stored answers, on a fresh KB: the same steps, no request.
+  auto fresh = Store::open(tmp.path() / "kb2.sqlite");
+  ASSERT_TRUE(fresh.ok());
+  store.emplace(std::move(*fresh));
+  ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
+  evaluator.evaluated.clear();
+  ReplayBackend replay{ExchangeStore(tmp.path() / "llm")};
+  auto again = search(replay);
+  ASSERT_TRUE(again.ok()) << again.error().describe();
+  EXPECT_EQ(rig.fake->requests().size(), sent) << "the replay asked no model";
+  ASSERT_EQ(again->steps.size(), first->steps.size());
+  for (std::size_t i = 0; i < first->steps.size(); ++i) {
+    EXPECT_EQ(again->steps[i].candidate, first->steps[i].candidate);
+    EXPECT_EQ(again->steps[i].evaluation.outcome, first->steps[i].evaluation.outcome);
+  }
+}
+
+TEST_F(LlmSearchTest, TheCommandBackendTakesASearchStepToo) {
+  const auto script = tmp.path() / "model.py";
+  std::ofstream(script) << "#!/usr/bin/env python3\n"
+                           "import json, sys\n"
+                           "req = json.load(sys.stdin)\n"
+                           "text = req['messages'][-1]['content']\n"
+                           "if 'Apply the technique' in text:\n"
+                           "    src = text.split('## The current source')[1].split('```cuda\\n')[1]"
+                           ".split('\\n```')[0] + '\\n'\n"
+                           "    print('```cuda\\n' + src + '// scripted: faster\\n```')\n"
+                           "elif 'The candidate was written' in text:\n"
+                           "    print('VERDICT: yes\\nfine')\n"
+                           "else:\n"
+                           "    print('Lesson: the command model helped.')\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  CommandBackend command({.argv = {"python3", script.string()},
+                          .model = "",
+                          .timeout_s = 30,
+                          .key_variable = "",
+                          .key = "",
+                          .working_dir = {}});
+  options.budget = {1, 2, 1e9, 0, 0.01};
+  auto r = search(command);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  const auto step = std::find_if(r->steps.begin(), r->steps.end(),
+                                 [](const SearchStep& s) { return s.by_model; });
+  ASSERT_NE(step, r->steps.end()) << progress.str();
+  EXPECT_EQ(step->evaluation.outcome, StepOutcome::faster) << progress.str();
+  EXPECT_THAT(step->lesson, HasSubstr("the command model helped"));
+}
+
+}  // namespace
+}  // namespace kblaster
