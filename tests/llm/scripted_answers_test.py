@@ -319,6 +319,9 @@ class AnswerSetTest(unittest.TestCase):
             with self.subTest(file=e["file"]):
                 self.assertTrue(os.path.isfile(os.path.join(ANSWERS, e["file"])))
                 self.assertIn(e["launcher"], launchers)
+                sources = {os.path.normpath(os.path.join("examples", "kernels", s["source"]))
+                           for s in specs.values() if s["launcher"] == e["launcher"]}
+                self.assertIn(os.path.normpath(e["parent"]), sources)
                 self.assertLessEqual(set(e["techniques"]), ids)
                 if e.get("cheat"):
                     self.assertTrue(e.get("rejected_by"))
