@@ -15,6 +15,11 @@
 #   bench/run_on_device.sh results          one real result of each GPU kind (bench, compare,
 #                                           verify, profile, optimize with --report) in
 #                                           $OUT/results, for tests/eval/fixtures/h200
+#   bench/run_on_device.sh llm [ARGS…]      optimize --llm command with the scripted answer set of
+#                                           bench/llm_answers (not a model) on matmul_naive,
+#                                           softmax_slow and scale_rows, choosing only the techniques
+#                                           the set answers; result, log, exchanges and KB lessons
+#                                           in $OUT/llm
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,5 +73,17 @@ case "$what" in
     result profile profile $K --kernel matmul_naive
     result optimize optimize $K --kernel softmax_slow --kernel matmul_naive --search-seed 7 \
       --breadth 4 --depth 3 --max-time 90 --out /tmp/kblaster-optimize --report "$OUT/results/optimize_report";;
+  llm)
+    mkdir -p "$OUT/llm" /tmp/kblaster-llm
+    T=shared_memory_tiling,register_tiling,thread_coarsening,warp_shuffle_reduction,memory_coalescing,vectorized_access,split_k,algebraic_simplification
+    "$D/kblaster" optimize examples/kernels --kernel matmul_naive --kernel softmax_slow \
+      --kernel scale_rows --search-seed 7 --breadth 4 --depth 3 --max-time 100 --techniques "$T" \
+      --llm command --llm-command "python3 $PWD/bench/llm_answers/scripted_model.py" \
+      --kb /tmp/kblaster-llm/kb.sqlite --out /tmp/kblaster-llm/out --json "$@" \
+      >"$OUT/llm/optimize_llm.json" 2>"$OUT/llm/optimize_llm.log"
+    echo "optimize --llm command: exit $?"
+    cp -r /tmp/kblaster-llm/out/llm "$OUT/llm/exchanges"
+    "$D/kblaster" kb show --kb /tmp/kblaster-llm/kb.sqlite --json >"$OUT/llm/kb_show.json" 2>"$OUT/llm/kb_show.log"
+    grep -E "^optimize|result:|asking|-> |source form|LLM" "$OUT/llm/optimize_llm.log" | tail -60;;
   cmd) "$D/kblaster" "$@";;
 esac

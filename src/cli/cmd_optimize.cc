@@ -30,6 +30,7 @@ struct OptimizeOptions {
   bool publish = false;      // --publish: optimization PRs on GitHub
   PublishFlags publish_flags;
   LlmFlags llm;
+  std::vector<std::string> techniques;  // --techniques
 };
 
 Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
@@ -40,6 +41,9 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
   if (!publisher) return publisher.error();
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
+  for (const auto& t : o.techniques)
+    if (!catalogue->find_technique(t))
+      return Error::usage("--techniques: `" + t + "` is no technique of the catalogue");
   LlmConnection connection;
   auto llm = open_run_llm(o.llm, *repo, session, connection);
   if (!llm) return llm.error();
@@ -50,7 +54,8 @@ Result<ExitCode> optimize_command(const OptimizeOptions& o, Session& session) {
       .out_dir = o.out.empty() ? std::filesystem::path() : std::filesystem::absolute(o.out),
       .source_only = o.source_only,
       .write_back = o.apply ? WriteBack::if_verified : WriteBack::never,
-      .llm = std::move(*llm)};
+      .llm = std::move(*llm),
+      .only_techniques = {o.techniques.begin(), o.techniques.end()}};
   auto result = run_optimize(*repo, o.build, o.verify, *catalogue, std::move(settings),
                              command_provenance(session, repo->root), session);
   if (!result) return result.error();
@@ -92,6 +97,9 @@ CommandAction setup_optimize(CLI::App& app) {
                "Propose each verified speedup as a pull request on GitHub (docs/publishing.md)");
   add_publish_flags(app, o->publish_flags);
   add_llm_flags(app, o->llm);
+  app.add_option("--techniques", o->techniques,
+                 "Choose only among these technique ids (comma-separated; default: all)")
+      ->delimiter(',');
   return [o](Session& session) { return optimize_command(*o, session); };
 }
 

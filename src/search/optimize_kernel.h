@@ -38,7 +38,8 @@ struct OptimizeRun {
   SearchBudget budget;
   bool source_only = false;
   WriteBack write_back = WriteBack::never;
-  LlmPolicy* llm = nullptr;  // the model's policy beside the embedded one; null: none
+  LlmPolicy* llm = nullptr;               // the model's policy beside the embedded one; null: none
+  std::set<std::string> only_techniques;  // --techniques; empty: all
 };
 
 // Searches from `baseline`'s source (`baseline` must have built) and writes the

@@ -79,7 +79,8 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
                            .budget = r.settings.budget,
                            .source_only = r.settings.source_only,
                            .write_back = r.settings.write_back,
-                           .llm = policy ? &*policy : nullptr};
+                           .llm = policy ? &*policy : nullptr,
+                           .only_techniques = r.settings.only_techniques};
   std::vector<double> clocks;
   for (const KernelBuild& b : run.builds.kernels) {
     if (!b.ok()) {

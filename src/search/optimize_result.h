@@ -42,6 +42,7 @@ struct OptimizeSettings {
   bool source_only = false;       // only source rewrites (--source-only, implied by --apply)
   WriteBack write_back = WriteBack::never;
   std::optional<OptimizeLlm> llm;  // the LLM policy's model; nullopt: the embedded policy alone
+  std::set<std::string> only_techniques;  // --techniques: the only ones chosen; empty: all
 };
 
 // One kernel of the run: the search's result (write_optimize_result's JSON), or why

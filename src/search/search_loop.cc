@@ -137,6 +137,9 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       for (const auto& [t, p] : offered) applicable.insert(t);
       if (options.llm)
         for (const auto& t : options.llm->techniques()) applicable.insert(t);
+      if (!options.only_techniques.empty())
+        std::erase_if(applicable,
+                      [&](const std::string& t) { return !options.only_techniques.contains(t); });
       auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
       if (!choice) {
         progress << "  rollout " << rollout << ": no embedded technique left to try\n";

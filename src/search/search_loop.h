@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct SearchOptions {
   // embedded ones, each applied by the model, and measured steps get the model's lessons.
   // Its caps (TokenLedger::cap_reached) stop the search. Not owned.
   LlmPolicy* llm = nullptr;
+  // When not empty, the only techniques the search may choose (--techniques).
+  std::set<std::string> only_techniques;
 };
 
 // One evaluated step, as the report and the JSON result show it.

@@ -139,8 +139,10 @@ std::vector<std::string> soft_verification_findings(std::string_view baseline,
   const Counts had = count_rules(baseline, before), has = count_rules(candidate, after);
   std::vector<std::string> findings;
   for (std::size_t r = 0; r < kRuleCount; ++r)
-    if (has[r] > had[r]) findings.push_back(std::string(kWhat[r]) + ", which the baseline does not");
-  const std::size_t launches_before = count_launches(before), launches_after = count_launches(after);
+    if (has[r] > had[r])
+      findings.push_back(std::string(kWhat[r]) + ", which the baseline does not");
+  const std::size_t launches_before = count_launches(before),
+                    launches_after = count_launches(after);
   if (launches_after < launches_before)
     findings.push_back("launches fewer kernels than the baseline (" +
                        std::to_string(launches_after) + " against " +

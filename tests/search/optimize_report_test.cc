@@ -179,7 +179,8 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                   .out_dir = out.path(),
                   .source_only = false,
                   .write_back = WriteBack::never,
-                  .llm = std::nullopt};
+                  .llm = std::nullopt,
+                  .only_techniques = {}};
   run.verification_seeds = {1007, 1008, 1009};
   run.kernels = {{"softmax_slow", *searched, ""},
                  {"axpy", std::nullopt, "the baseline does not build"}};
