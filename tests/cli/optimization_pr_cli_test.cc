@@ -52,7 +52,8 @@ TEST_F(OptimizationPrCli, PublishOfARealOptimizeResultOpensOnePullRequestAndARer
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_THAT(first.err, HasSubstr("published optimization PR #1 opened for matmul_naive: "));
   EXPECT_THAT(first.err, HasSubstr("optimization PR: softmax_slow left out: needs a build setting "
-                                   "(nvcc_flags: add \"-use_fast_math\")\n"));
+                                   "(nvcc_flags: add \"-use_fast_math\"; no source form was "
+                                   "made (the result predates them))\n"));
   ASSERT_THAT(github.pulls(), SizeIs(1));
   const std::string branch = "kblaster/optimize/matmul_naive";
   const auto tip = github.ref_sha("heads/" + branch);

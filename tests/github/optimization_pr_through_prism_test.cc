@@ -52,7 +52,8 @@ TEST_F(OptimizationPrThroughPrism, OpensOnePullRequestAndARerunUpdatesTheSameBra
   EXPECT_THAT(first->done[0], HasSubstr("optimization PR #1 opened for matmul_naive: "));
   EXPECT_THAT(first->notes,
               ElementsAre("optimization PR: softmax_slow left out: needs a build setting "
-                          "(nvcc_flags: add \"-use_fast_math\")"));
+                          "(nvcc_flags: add \"-use_fast_math\"; no source form was made "
+                          "(the result predates them))"));
   ASSERT_THAT(github.pulls(), SizeIs(1));
   const auto pull = github.pulls()[0];
   EXPECT_EQ(pull.head_ref, kBranch);
@@ -160,7 +161,8 @@ TEST_F(OptimizationPrThroughPrism, OptimizePublishsPathOpensThePullRequestAndSay
   ASSERT_TRUE(done.ok()) << done.error().message;
   EXPECT_THAT(progress.str(), HasSubstr("published optimization PR #1 opened for matmul_naive: "));
   EXPECT_THAT(progress.str(), HasSubstr("optimization PR: softmax_slow left out: needs a build "
-                                        "setting (nvcc_flags: add \"-use_fast_math\")\n"));
+                                        "setting (nvcc_flags: add \"-use_fast_math\"; no "
+                                        "source form was made (the result predates them))\n"));
   ASSERT_THAT(github.pulls(), SizeIs(1));
   EXPECT_EQ(github.files_at(kBranch)[kSource], best_source());
   EXPECT_THAT(github.check_runs(), SizeIs(0)) << "an optimize result makes no check run";
