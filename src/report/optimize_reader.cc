@@ -1,5 +1,7 @@
 #include "report/optimize_reader.h"
 
+#include <cstdio>
+
 #include "report/number_text.h"
 #include "report/provenance_facts.h"
 #include "report/view_fields.h"
@@ -21,6 +23,29 @@ Result<std::vector<SearchPoint>> read_search(const JsonField& steps) {
                    .best_speedup = *best});
   }
   return out;
+}
+
+// "14 calls, 52651 tokens in, 11104 out, $0.0123" for a result's `llm` totals (search
+// results' kernels[].llm, or the run's llm), "cost unknown" when a model had no price; ""
+// when the result has none.
+Result<std::string> llm_totals_text(const JsonField& llm) {
+  if (!llm.present()) return std::string();
+  auto calls = llm["calls"].unsigned_integer();
+  if (!calls) return calls.error();
+  auto in = llm["tokens_in"].unsigned_integer();
+  if (!in) return in.error();
+  auto out = llm["tokens_out"].unsigned_integer();
+  if (!out) return out.error();
+  auto cost = llm["cost_usd"].optional_number();
+  if (!cost) return cost.error();
+  std::string dollars = "cost unknown (no price for the model)";
+  if (*cost) {
+    char text[32];
+    std::snprintf(text, sizeof text, "$%.4f", **cost);
+    dollars = text;
+  }
+  return std::to_string(*calls) + " calls, " + std::to_string(*in) + " tokens in, " +
+         std::to_string(*out) + " out, " + dollars;
 }
 
 // A line on the best's source form (search/source_form_check.h), when it has one: what
@@ -62,6 +87,9 @@ Status read_verification(const JsonField& j, KernelView& k) {
   for (const auto& s : *settings)
     k.verification.push_back("the best also needs, in kblaster.toml: " + s);
   KB_TRY(read_source_form(j["source_form"], k));
+  auto llm = llm_totals_text(j["llm"]);
+  if (!llm) return llm.error();
+  if (!llm->empty()) k.verification.push_back("the model: " + *llm);
   for (const auto& [field, label] : {std::pair{"profile_delta_missing", "no profile delta: "},
                                      std::pair{"stop_reason", "search stopped: "}}) {
     auto text = j[field].optional_string();
@@ -127,6 +155,16 @@ Result<ResultView> read_optimize(const JsonField& root) {
   auto facts = provenance_facts(root["provenance"]);
   if (!facts) return facts.error();
   view.facts = std::move(*facts);
+  auto llm = llm_totals_text(root["llm"]);
+  if (!llm) return llm.error();
+  if (!llm->empty()) {
+    auto backend = root["llm"]["backend"].optional_string();
+    if (!backend) return backend.error();
+    auto model = root["llm"]["model"].optional_string();
+    if (!model) return model.error();
+    view.facts.emplace_back("LLM policy",
+                            *backend + (model->empty() ? "" : " " + *model) + ": " + *llm);
+  }
   auto head = root["provenance"]["head_sha"].optional_string();
   if (!head) return head.error();
   view.title = head->empty() ? "optimize" : "optimize at " + short_sha(*head);

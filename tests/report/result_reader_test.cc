@@ -77,6 +77,23 @@ TEST(ResultReader, ReadsAnOptimizeResult) {
   EXPECT_EQ(matmul.roofline->points[0].intensity, 256.0) << "2·M·N·K over the minimum bytes";
 }
 
+// The real H200 run with the LLM policy (a scripted answer set, not a model): the model's
+// calls and tokens are a fact of the run and a line of each kernel.
+TEST(ResultReader, AnOptimizeResultWithAModelSaysWhatTheModelUsed) {
+  auto view = read_result(
+      fixture("tests/eval/fixtures/h200/optimize_llm_scripted_softmax_matmul_scale_rows.json"),
+      "llm.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_THAT(view->facts, ::testing::Contains(::testing::Pair(
+                               "LLM policy",
+                               "command: 34 calls, 63895 tokens in, 11396 out, cost unknown "
+                               "(no price for the model)")));
+  ASSERT_EQ(view->kernels.size(), 3u);
+  EXPECT_THAT(view->kernels[0].verification,
+              ::testing::Contains(::testing::StartsWith("the model: 14 calls, ")));
+  EXPECT_EQ(view->kernels[0].path, (std::vector<std::string>{"warp_shuffle_reduction"}));
+}
+
 TEST(ResultReader, TimesComeFromTheSamplesOfAnABWhenItHasThem) {
   auto check = fixture(kSlower);
   check["kernels"][1]["timing"]["samples"] = {{"a_s", {1e-5, 3e-5, 2e-5, 2e-5, 2e-5}},
