@@ -107,12 +107,13 @@ Result<ReviewVerdict> LlmPolicy::review(const Candidate& parent, const Candidate
 
 Result<std::string> LlmPolicy::lesson(const Candidate& parent, const Candidate& child,
                                       const LlmStepContext& context, const std::string& predicted,
-                                      const std::string& observed) {
+                                      const std::string& observed,
+                                      const std::string& profile_delta) {
   PromptValues values = common_values(parent, context);
   values[PromptSlot::candidate_source] = child.source;
   values[PromptSlot::predicted_gain] = predicted;
   values[PromptSlot::observed_gain] = observed;
-  values[PromptSlot::profile_delta] = "not profiled at this step";
+  values[PromptSlot::profile_delta] = profile_delta;
   std::string failure;
   auto answer = ask(PromptKind::gap, values, context, failure);
   if (!answer) return answer.error();

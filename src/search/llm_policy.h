@@ -65,10 +65,11 @@ class LlmPolicy {
   Result<ReviewVerdict> review(const Candidate& parent, const Candidate& child,
                                const LlmStepContext& context);
   // The lesson of a measured step: the model's gap analysis of `predicted` against `observed`
-  // (percent gains), bounded (lesson_text); "" when the call failed or said nothing.
+  // (percent gains) with what the profile says changed (`profile_delta`), bounded
+  // (lesson_text); "" when the call failed or said nothing.
   Result<std::string> lesson(const Candidate& parent, const Candidate& child,
                              const LlmStepContext& context, const std::string& predicted,
-                             const std::string& observed);
+                             const std::string& observed, const std::string& profile_delta);
 
   // The techniques of the catalogue whose applier is the model.
   std::vector<std::string> techniques() const;

@@ -153,7 +153,8 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       Candidate child;
       Evaluation evaluation;
       int repairs = 0;
-      LlmStepContext context{&spec, &parent_state, choice->technique, {}, failures};
+      const PerfState step_state = parent_state;  // the step's, whatever the child does
+      LlmStepContext context{&spec, &step_state, choice->technique, {}, failures};
       if (by_model) {
         auto lessons = recent_lessons(kb, parent_state.key, choice->technique);
         if (!lessons) return lessons.error();
@@ -197,15 +198,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
       if (!measured)
         failures.push_back(choice->technique + ": " + std::string(outcome_name(eval->outcome)) +
                            ": " + first_line(eval->detail));
-      std::string model_lesson;
-      if (by_model && measured) {
-        auto lesson = options.llm->lesson(parent, child, context,
-                                          percent_gain(predicted.expected_log_speedup),
-                                          percent_gain(eval->log_speedup) + " (" +
-                                              std::string(outcome_name(eval->outcome)) + ")");
-        if (!lesson) return lesson.error();
-        model_lesson = std::move(*lesson);
-      }
+      const Candidate step_parent = parent;  // `parent` moves to a faster child below
       if (faster) {
         parent = child;
         parent_log += eval->log_speedup;
@@ -218,6 +211,22 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
           progress << "    best so far: " << speedup_times(parent_log) << " ("
                    << percent_gain(parent_log) << "), state " << parent_state.key << "\n";
         }
+      }
+      std::string model_lesson;
+      if (by_model && measured) {
+        // What changed in the profile: a faster child is profiled (its state above); a slower
+        // or equal one is discarded unprofiled.
+        const std::string delta = faster
+                                      ? "state " + step_state.key + " -> " + parent_state.key +
+                                            ": " + parent_state.explanation
+                                      : "not profiled: only a faster child is, and this one was " +
+                                            std::string(outcome_name(eval->outcome));
+        auto lesson = options.llm->lesson(
+            step_parent, child, context, percent_gain(predicted.expected_log_speedup),
+            percent_gain(eval->log_speedup) + " (" + std::string(outcome_name(eval->outcome)) + ")",
+            delta);
+        if (!lesson) return lesson.error();
+        model_lesson = std::move(*lesson);
       }
       SearchStep step{rollout,
                       d,

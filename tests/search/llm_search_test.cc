@@ -214,6 +214,10 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
   EXPECT_EQ(r->llm->usage.input, ledger->run().usage.input);
   EXPECT_EQ(r->llm->by_purpose.count("gap"), 1u);
   EXPECT_THAT(progress.str(), HasSubstr("asking openai to apply it"));
+  // The gap prompt of a faster step says how the profile's state changed.
+  EXPECT_THAT(asked("## Predicted gain"),
+              Contains(HasSubstr("state launch.grid_undersized -> launch.grid_undersized: "
+                                 "scripted: 64 blocks for 132 SMs")));
 }
 
 TEST_F(LlmSearchTest, ACompileErrorGoesBackToTheModelWithNvccsDiagnostics) {
