@@ -16,6 +16,20 @@ std::string lines(const std::vector<std::string>& items, const char* none) {
   return out;
 }
 
+// What the profile said of the parent: the state's explanation (the numbers its rule read),
+// the launch's grid against the SMs, and the code features the profile found.
+std::string profile_summary(const PerfState& state) {
+  std::string out = state.explanation;
+  if (state.launch.grid_size && state.launch.sm_count)
+    out += "\nLaunch: " + std::to_string(static_cast<long long>(*state.launch.grid_size)) +
+           " blocks on " + std::to_string(static_cast<long long>(*state.launch.sm_count)) + " SMs";
+  if (!state.features.empty()) {
+    out += "\nCode features:";
+    for (const auto& f : state.features) out += " " + f;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> LlmPolicy::techniques() const {
@@ -34,7 +48,7 @@ PromptValues LlmPolicy::common_values(const Candidate& parent,
           {PromptSlot::launcher_signature, launcher_signature(*context.spec)},
           {PromptSlot::spec, to_json(*context.spec).dump(2)},
           {PromptSlot::state, context.state->key},
-          {PromptSlot::profile_summary, context.state->explanation},
+          {PromptSlot::profile_summary, profile_summary(*context.state)},
           {PromptSlot::technique, context.technique},
           {PromptSlot::technique_description, description},
           {PromptSlot::lessons, lines(context.lessons, "None yet.")},

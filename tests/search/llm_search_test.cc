@@ -64,6 +64,8 @@ class MarkEvaluator final : public Evaluator {
     s.key = "launch.grid_undersized";
     s.bottleneck = "launch";
     s.explanation = "scripted: 64 blocks for 132 SMs";
+    s.launch = {64.0, 132.0};
+    s.features = {"expf_in_loop"};
     return s;
   }
 };
@@ -210,6 +212,8 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
   for (const auto& a : applies) EXPECT_THAT(a, HasSubstr("earlier lesson for "));
   EXPECT_THAT(applies[0], HasSubstr("softmax_slow(float* out, const float* inp"))
       << "the launcher's signature is in the prompt";
+  EXPECT_THAT(applies[0], HasSubstr("Launch: 64 blocks on 132 SMs\nCode features: expf_in_loop"))
+      << "the profile's launch and features are in the prompt";
   ASSERT_TRUE(r->llm.has_value());
   EXPECT_EQ(r->llm->usage.input, ledger->run().usage.input);
   EXPECT_EQ(r->llm->by_purpose.count("gap"), 1u);
