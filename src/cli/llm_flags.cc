@@ -2,6 +2,7 @@
 
 #include "core/config_loader.h"
 #include "core/environment.h"
+#include "core/source_tree.h"
 #include "llm/prompt_set.h"
 #include "net/client_services.h"
 
@@ -38,10 +39,9 @@ void add_llm_flags(CLI::App& app, LlmFlags& flags) {
 Result<std::optional<OptimizeLlm>> open_run_llm(const LlmFlags& flags, const LoadedRepo& repo,
                                                 Session& session, LlmConnection& connection) {
   std::optional<LlmSettings> from_repo, trusted;
-  const auto config = repo.root / kConfigFile;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(config, ec)) {
-    auto table = read_llm_table(config, /*untrusted=*/true);
+  // Read as the config loader read it: inside the repository, links resolved.
+  if (const auto text = DirectoryTree(repo.root).read(kConfigFile)) {
+    auto table = llm_table_of(*text, kConfigFile, /*untrusted=*/true);
     if (!table) return table.error();
     from_repo = std::move(*table);
   }
@@ -54,10 +54,7 @@ Result<std::optional<OptimizeLlm>> open_run_llm(const LlmFlags& flags, const Loa
   }
   auto settings = resolve_llm_settings(std::move(from_repo), std::move(trusted), flags);
   if (!settings) return settings.error();
-  if (!*settings) {
-    if (!flags.replay.empty()) return Error::usage("--replay needs --llm or an [llm] table");
-    return std::optional<OptimizeLlm>();
-  }
+  if (!*settings) return std::optional<OptimizeLlm>();
   const LlmSettings& s = **settings;
   auto opened = open_llm(
       s, flags.replay, process_environment,

@@ -7,6 +7,7 @@
 #include "core/candidate_fingerprint.h"
 #include "core/identifier.h"
 #include "core/source_tree.h"
+#include "core/text_join.h"
 
 namespace kblaster {
 namespace {
@@ -30,12 +31,6 @@ std::vector<std::string> texts_at(const json& j, const char* key) {
 std::optional<double> number_at(const json& j, const char* key) {
   if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
   return j[key].get<double>();
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& line : lines) out += (out.empty() ? "" : "; ") + line;
-  return out;
 }
 
 // What a change carries: the verified text and its speedup, from the best or its source form.
@@ -67,7 +62,7 @@ std::string form_rule_out(const json& k, Carried& carried) {
   const json form = k.value("source_form", json());
   if (!form.is_object()) return "no source form was made (the result predates them)";
   const std::string status = text_at(form, "status");
-  if (status == "incomplete") return "no source form: " + joined(texts_at(form, "not_carried"));
+  if (status == "incomplete") return "no source form: " + join_texts(texts_at(form, "not_carried"));
   if (status != "verified")
     return "its source form " + status + ": " +
            text_at(form.value("verification", json()), "detail");
@@ -78,7 +73,7 @@ std::string form_rule_out(const json& k, Carried& carried) {
   if (const auto why = untrusted(speedup, form.value("final_ab", json())); !why.empty())
     return "its source form's timing: " + why;
   if (const auto soft = texts_at(form, "soft_verification"); !soft.empty())
-    return "its source form fails the soft verification: " + joined(soft);
+    return "its source form fails the soft verification: " + join_texts(soft);
   const auto defaults = texts_at(form, "source_defaults");
   if (!form.contains("source") || !form["source"].is_string() ||
       candidate_fingerprint(form["source"].get<std::string>(),
@@ -110,10 +105,11 @@ std::optional<LeftOut> rule_out(const json& k, const std::string& name, Carried&
   if (!untrusted(speedup, ab).empty())
     return out(LeftOutReason::untrusted_timing, text_at(ab, "rejected"));
   if (const auto soft = texts_at(k, "soft_verification"); !soft.empty())
-    return out(LeftOutReason::soft_verification, joined(soft));
+    return out(LeftOutReason::soft_verification, join_texts(soft));
   if (const auto settings = texts_at(k, "settings_needed"); !settings.empty()) {
     const std::string why = form_rule_out(k, carried);
-    if (!why.empty()) return out(LeftOutReason::needs_build_setting, joined(settings) + "; " + why);
+    if (!why.empty())
+      return out(LeftOutReason::needs_build_setting, join_texts(settings) + "; " + why);
     return std::nullopt;
   }
   if (!k.contains("best_source") || !k["best_source"].is_string())

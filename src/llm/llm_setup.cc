@@ -34,13 +34,18 @@ Result<std::optional<LlmSettings>> read_llm_table(const std::filesystem::path& f
                                                   bool untrusted) {
   auto text = read_bounded(file, kMaxSourceBytes, "the config");
   if (!text) return text.error();
-  auto root = parse_toml_text(*text, file.string());
+  return llm_table_of(*text, file.string(), untrusted);
+}
+
+Result<std::optional<LlmSettings>> llm_table_of(std::string_view text, const std::string& file,
+                                                bool untrusted) {
+  auto root = parse_toml_text(text, file);
   if (!root) return root.error();
-  auto settings = parse_llm(*root, file.string());
+  auto settings = parse_llm(*root, file);
   if (!settings || !*settings || !untrusted) return settings;
   const LlmSettings& s = **settings;
   const auto refuse = [&](const char* field) {
-    return Error::config(file.string(),
+    return Error::config(file,
                          std::string("[llm] ") + field +
                              ": a repository's kblaster.toml may come from a pull request, so "
                              "it may not say where the key goes or what program runs; give it "
@@ -67,8 +72,13 @@ Result<std::optional<LlmSettings>> resolve_llm_settings(std::optional<LlmSetting
     }
   }
   if (!s) {
-    if (!flags.model.empty() || !flags.command.empty() || !flags.base_url.empty())
-      return Error::usage("--llm-model, --llm-command and --llm-base-url need --llm BACKEND");
+    if (!flags.model.empty() || !flags.command.empty() || !flags.base_url.empty() ||
+        !flags.key_env.empty() || !flags.replay.empty() || !flags.prompts.empty() ||
+        flags.caps.max_tokens_per_kernel > 0 || flags.caps.max_cost_usd > 0)
+      return Error::usage(
+          "--llm-model, --llm-command, --llm-base-url, --llm-key-env, --replay, --prompts, "
+          "--max-tokens-per-kernel and --max-cost are for a model: give --llm BACKEND or an [llm] "
+          "table");
     return std::optional<LlmSettings>();
   }
   if (!flags.model.empty()) s->model = flags.model;

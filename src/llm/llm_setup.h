@@ -31,9 +31,13 @@ struct LlmFlags {
   LlmCaps caps;                   // --max-tokens-per-kernel, --max-cost
 };
 
-// The [llm] table of the TOML file `file`, nullopt without one; parse_llm's errors, and
-// read_bounded's for a file that cannot be read. `untrusted` (a repository's kblaster.toml)
-// refuses base_url, api_key_env and a command backend, naming the file and field.
+// The [llm] table of TOML `text`, read from `file` (for messages), nullopt without one;
+// parse_llm's errors. `untrusted` (a repository's kblaster.toml) refuses base_url,
+// api_key_env and a command backend, naming the file and field.
+Result<std::optional<LlmSettings>> llm_table_of(std::string_view text, const std::string& file,
+                                                bool untrusted);
+
+// llm_table_of the file at `file`, read within kMaxSourceBytes (read_bounded's errors).
 Result<std::optional<LlmSettings>> read_llm_table(const std::filesystem::path& file,
                                                   bool untrusted);
 

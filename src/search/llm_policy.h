@@ -75,7 +75,8 @@ class LlmPolicy {
   std::vector<std::string> techniques() const;
   int repair_attempts() const { return options_.repair_attempts; }
   const TokenLedger& ledger() const { return ledger_; }
-  std::string_view model_name() const { return model_.name(); }
+  // "openai", "anthropic", "command" or "replay": who answers, for progress lines.
+  std::string_view backend_name() const { return model_.name(); }
 
  private:
   Result<std::optional<LlmAnswer>> ask(PromptKind kind, const PromptValues& values,

@@ -1,5 +1,6 @@
 #include "search/llm_step.h"
 
+#include "core/text_join.h"
 #include "search/soft_verification.h"
 
 namespace kblaster {
@@ -11,14 +12,6 @@ Evaluation failed(StepOutcome outcome, std::string detail) {
   e.detail = std::move(detail);
   return e;
 }
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& line : lines) out += (out.empty() ? "" : "; ") + line;
-  return out;
-}
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 // Why `child` must not be built: a static soft-verification finding against `parent`, the
 // model's review saying no (or nothing readable), or a candidate built before; nullopt when
@@ -32,7 +25,7 @@ Result<std::optional<Evaluation>> refused(LlmPolicy& llm, const Candidate& paren
   if (const auto findings = soft_verification_findings(parent.source, child.source);
       !findings.empty())
     return std::optional(
-        failed(StepOutcome::verify_failure, "soft verification: " + joined(findings)));
+        failed(StepOutcome::verify_failure, "soft verification: " + join_texts(findings)));
   auto verdict = llm.review(parent, child, context);
   if (!verdict) return verdict.error();
   if (!verdict->accepts())
@@ -47,7 +40,7 @@ Result<LlmStep> run_llm_step(LlmPolicy& llm, Evaluator& evaluator, const Candida
                              std::ostream& progress) {
   LlmStep step{parent, {}, 0};
   step.child.path.push_back(context.technique);
-  step.child.changes.push_back("asked " + std::string(llm.model_name()) + " to apply " +
+  step.child.changes.push_back("asked " + std::string(llm.backend_name()) + " to apply " +
                                context.technique);
   auto made = llm.apply(parent, context);
   if (!made) return made.error();

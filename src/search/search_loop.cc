@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/stable_hash.h"
+#include "core/text_join.h"
 #include "kb/prediction.h"
 #include "search/lesson.h"
 #include "search/llm_step.h"
@@ -67,12 +68,6 @@ PickedChild pick_child(const Proposal& p, RandomSource& random) {
       argued.push_back(&c);
   if (!argued.empty()) return {argued[random.index(argued.size())], p.because};
   return {&p.children[random.index(p.children.size())], {}};
-}
-
-// The first line of `text`, at most 200 characters: a failure's reason for a lesson.
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  return line.size() > 200 ? line.substr(0, 197) + "..." : line;
 }
 
 // The KB's lessons for (state, technique), the newest `most`, as a prompt shows them.
@@ -159,7 +154,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
         auto lessons = recent_lessons(kb, parent_state.key, choice->technique);
         if (!lessons) return lessons.error();
         context.lessons = std::move(*lessons);
-        progress << "asking " << options.llm->model_name() << " to apply it\n";
+        progress << "asking " << options.llm->backend_name() << " to apply it\n";
         auto step = run_llm_step(*options.llm, evaluator, parent, context, seen, progress);
         if (!step) return step.error();
         child = std::move(step->child);

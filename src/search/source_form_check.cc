@@ -4,6 +4,7 @@
 
 #include "core/file_replace.h"
 #include "core/file_write.h"
+#include "core/text_join.h"
 #include "search/final_ab.h"
 #include "search/soft_verification.h"
 #include "search/source_form.h"
@@ -17,12 +18,6 @@ std::string times(double x) {
   return text;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& line : lines) out += (out.empty() ? "" : "; ") + line;
-  return out;
-}
-
 }  // namespace
 
 Result<nlohmann::json> check_source_form(const SearchResult& r, ResultProbe& probe,
@@ -33,14 +28,14 @@ Result<nlohmann::json> check_source_form(const SearchResult& r, ResultProbe& pro
   nlohmann::json j = {{"rewrites", form.rewrites}, {"not_carried", form.not_carried}};
   if (!form.complete()) {
     j["status"] = "incomplete";
-    progress << "  source form: none: " << joined(form.not_carried) << "\n";
+    progress << "  source form: none: " << join_texts(form.not_carried) << "\n";
     return j;
   }
   const Candidate& c = form.candidate;
   j["candidate"] = c.fingerprint();
   j["source"] = c.source;
   j["source_defaults"] = c.source_defaults;
-  progress << "  source form: " << joined(form.rewrites) << "; verifying and timing it\n";
+  progress << "  source form: " << join_texts(form.rewrites) << "; verifying and timing it\n";
   auto e = probe.verify_and_time(r.best, c);
   if (!e) return e.error();
   j["verification"] = {{"outcome", outcome_name(e->outcome)}, {"detail", e->detail}};

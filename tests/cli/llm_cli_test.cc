@@ -65,7 +65,10 @@ TEST(LlmCli, FlagsThatDoNotFitAreUsageErrors) {
       {"--llm", "gemini"},
       {"--llm", "openai"},
       {"--llm", "openai", "--llm-model", "m", "--llm-command", "x"},
-      {"--llm", "openai", "--llm-model", "m", "--max-cost", "1"}};
+      {"--llm", "openai", "--llm-model", "m", "--max-cost", "1"},
+      {"--max-tokens-per-kernel", "1000"},
+      {"--replay", "."},
+      {"--techniques", "shared_memory_tilling"}};
   for (const auto& extra : cases) {
     std::vector<std::string> args = {"optimize", dir->path().string()};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -75,6 +78,13 @@ TEST(LlmCli, FlagsThatDoNotFitAreUsageErrors) {
   const auto cost = testing::run_kblaster(
       {"optimize", dir->path().string(), "--llm", "openai", "--llm-model", "m", "--max-cost", "1"});
   EXPECT_THAT(cost.err, HasSubstr("--max-cost needs a price for the model `m`"));
+  const auto caps =
+      testing::run_kblaster({"optimize", dir->path().string(), "--max-tokens-per-kernel", "1000"});
+  EXPECT_THAT(caps.err, HasSubstr("are for a model: give --llm BACKEND"));
+  const auto technique = testing::run_kblaster({"optimize", dir->path().string(), "--techniques",
+                                                "restrict_pointers,shared_memory_tilling"});
+  EXPECT_THAT(technique.err,
+              HasSubstr("--techniques: `shared_memory_tilling` is no technique of the catalogue"));
 }
 
 TEST(LlmCli, ACommandModelIsAcceptedAndTheRunSaysWhatItWouldUse) {

@@ -18,6 +18,7 @@
 #include "llm/openai_backend.h"
 #include "llm/prompt_set.h"
 #include "search/search_loop.h"
+#include "search/search_setup.h"
 #include "support/fake_openai.h"
 #include "test_paths.h"
 
@@ -121,28 +122,15 @@ struct ScriptedModel {
   }
 };
 
-class LlmSearchTest : public ::testing::Test {
+class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
  protected:
   void SetUp() override {
-    const auto dir = testing::source_dir() / "kb" / "catalogue";
-    auto c = load_catalogue(read_text(dir / "techniques.json"), read_text(dir / "states.json"));
-    ASSERT_TRUE(c.ok()) << c.error().message;
-    catalogue = std::move(*c);
-    auto s = Store::open(tmp.path() / "kb.sqlite");
-    ASSERT_TRUE(s.ok()) << s.error().message;
-    store.emplace(std::move(*s));
-    ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
-    spec = testing::example_kernel("softmax_slow");
-    ASSERT_NE(spec, nullptr);
-    baseline.source = read_text(testing::examples_dir() / spec->source);
+    ASSERT_NO_FATAL_FAILURE(set_up());
     auto p = load_prompt_set(testing::source_dir() / "kb" / "prompts");
     ASSERT_TRUE(p.ok()) << p.error().describe();
     prompts.emplace(std::move(*p));
     options.budget = {3, 4, 1e9, 0, 0.01};
     options.seed = 11;
-    options.gpu = {"sm_90", true};
-    options.task = "softmax_slow";
-    options.now_unix = 1'700'000'000;
     options.source_only = true;  // the embedded techniques that rewrite source, and the model's
     rig.fake->respond_with([this](const nlohmann::json& body) { return model(body); });
   }
@@ -164,13 +152,7 @@ class LlmSearchTest : public ::testing::Test {
     return out;
   }
 
-  testing::TempDir tmp;
-  Catalogue catalogue;
-  std::optional<Store> store;
-  const KernelSpec* spec = nullptr;
-  Candidate baseline;
   std::optional<PromptSet> prompts;
-  SearchOptions options;
   MarkEvaluator evaluator;
   testing::FakeClock clock{1.0};
   std::ostringstream progress;
@@ -306,10 +288,7 @@ TEST_F(LlmSearchTest, ARecordedSearchReplaysWithoutTheModel) {
   const auto sent = rig.fake->requests().size();
   ASSERT_GT(sent, 0u);
   // The same search from the stored answers, on a fresh KB: the same steps, no request.
-  auto fresh = Store::open(tmp.path() / "kb2.sqlite");
-  ASSERT_TRUE(fresh.ok());
-  store.emplace(std::move(*fresh));
-  ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
+  ASSERT_NO_FATAL_FAILURE(open_store("kb2.sqlite"));
   evaluator.evaluated.clear();
   ReplayBackend replay{ExchangeStore(tmp.path() / "llm")};
   auto again = search(replay);

@@ -14,6 +14,7 @@
 #include "eval/fake_harness_runner.h"
 #include "example_kernels.h"
 #include "kb/seed.h"
+#include "search/search_setup.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -65,36 +66,13 @@ class ScriptedEvaluator final : public Evaluator {
   }
 };
 
-class SearchLoopTest : public ::testing::Test {
+class SearchLoopTest : public ::testing::Test, protected testing::SearchSetup {
  protected:
-  void SetUp() override {
-    const auto dir = testing::source_dir() / "kb" / "catalogue";
-    auto c = load_catalogue(read_text(dir / "techniques.json"), read_text(dir / "states.json"));
-    ASSERT_TRUE(c.ok()) << c.error().message;
-    catalogue = std::move(*c);
-    auto s = Store::open(tmp.path() / "kb.sqlite");
-    ASSERT_TRUE(s.ok()) << s.error().message;
-    store.emplace(std::move(*s));
-    ASSERT_TRUE(seed_catalogue(*store, catalogue).ok());
-    spec = testing::example_kernel("softmax_slow");
-    ASSERT_NE(spec, nullptr);
-    baseline.source = read_text(testing::examples_dir() / spec->source);
-    options.budget = {4, 3, 1e9, 0, 0.01};
-    options.seed = 7;
-    options.gpu = {"sm_90", true};
-    options.task = "softmax_slow";
-    options.now_unix = 1'700'000'000;
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(set_up()); }
   Result<SearchResult> search() {
     return run_search(baseline, *spec, evaluator, *store, catalogue, options, clock, progress);
   }
 
-  testing::TempDir tmp;
-  Catalogue catalogue;
-  std::optional<Store> store;
-  const KernelSpec* spec = nullptr;
-  Candidate baseline;
-  SearchOptions options;
   ScriptedEvaluator evaluator;
   testing::FakeClock clock{1.0};
   std::ostringstream progress;
@@ -248,6 +226,18 @@ TEST_F(SearchLoopTest, StopsEarlyWithoutImprovementAndSaysWhy) {
   // The 1.8x comes early; after it, two rollouts without a further 1% gain stop the search.
   EXPECT_EQ(r->stop_reason, "no improvement > 1% in 2 rollouts") << progress.str();
   EXPECT_LT(r->steps.size(), 16u);
+}
+
+// --techniques: the search chooses only among the named techniques, and says so when none of
+// them is left to try.
+TEST_F(SearchLoopTest, OnlyTheNamedTechniquesAreChosen) {
+  options.only_techniques = {"restrict_pointers", "launch_bounds"};
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_FALSE(r->steps.empty());
+  for (const auto& s : r->steps)
+    EXPECT_TRUE(options.only_techniques.contains(s.technique)) << s.technique;
+  EXPECT_THAT(progress.str(), ::testing::HasSubstr("no embedded technique left to try"));
 }
 
 }  // namespace
