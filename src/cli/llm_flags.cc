@@ -1,5 +1,8 @@
 #include "cli/llm_flags.h"
 
+#include <memory>
+#include <mutex>
+
 #include "core/config_loader.h"
 #include "core/environment.h"
 #include "core/source_tree.h"
@@ -56,11 +59,17 @@ Result<std::optional<OptimizeLlm>> open_run_llm(const LlmFlags& flags, const Loa
   if (!settings) return settings.error();
   if (!*settings) return std::optional<OptimizeLlm>();
   const LlmSettings& s = **settings;
-  auto opened = open_llm(
-      s, flags.replay, process_environment,
-      real_client_services(session.clock, 0x6b626c6c6dULL, [&session](const std::string& line) {
-        session.progress << "  " << line << "\n";
-      }));
+  // Each slot's client has its own jitter; their call logs share one lock, since the slots
+  // answer on the search's worker threads.
+  auto log_lock = std::make_shared<std::mutex>();
+  std::uint64_t slot = 0;
+  auto opened = open_llm(s, flags.replay, process_environment, [&] {
+    return real_client_services(session.clock, 0x6b626c6c6dULL + slot++,
+                                [&session, log_lock](const std::string& line) {
+                                  const std::lock_guard lock(*log_lock);
+                                  session.progress << "  " << line << "\n";
+                                });
+  });
   if (!opened) return opened.error();
   connection = std::move(*opened);
   return std::optional(OptimizeLlm{.backend = connection.backend.get(),
@@ -71,7 +80,8 @@ Result<std::optional<OptimizeLlm>> open_run_llm(const LlmFlags& flags, const Loa
                                                .repair_attempts = s.repair_attempts},
                                    .caps = flags.caps,
                                    .prices = s.prices,
-                                   .prompts_dir = prompts_dir(flags.prompts, process_environment)});
+                                   .prompts_dir = prompts_dir(flags.prompts, process_environment),
+                                   .in_flight = s.in_flight});
 }
 
 }  // namespace kblaster

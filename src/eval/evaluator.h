@@ -37,6 +37,10 @@ class Evaluator {
   // Candidates the search may evaluate next: an evaluator may start building
   // them in the background while the GPU works. A hint; the default ignores it.
   virtual void prefetch(const std::vector<Candidate>& likely_next) { (void)likely_next; }
+  // A candidate the search evaluates next unless a check refuses it first (a model's child
+  // while the model reviews it): an evaluator may start building it now, however many
+  // prefetched builds wait. The default ignores it.
+  virtual void build_ahead(const Candidate& next) { (void)next; }
 };
 
 }  // namespace kblaster

@@ -48,14 +48,26 @@ void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
   for (const Candidate& c : likely_next) {
     // Stay at most one round of builds ahead: more would queue compiles nobody takes.
     if (pool_.pending() >= 2 * pool_.workers()) return;
-    auto tree = write_tree(c);  // on this thread: trees_ is not shared
-    if (!tree) continue;        // the build proper will report it
-    const BuildRequest request = build_request_for(c, setup_.arch, *tree);
-    pool_.start(c.fingerprint(), [this, request]() {
-      CandidateBuilder builder(compiler_, cache_, setup_.cache_dir / "shims");
-      return builder.build(*setup_.spec, request);
-    });
+    start_build(c);
   }
+}
+
+void GpuEvaluator::busy(double start, const char* what) {
+  const double end = clock_.now_seconds();
+  gpu_seconds_ += end - start;
+  spans_.push_back({start, end, what});
+}
+
+void GpuEvaluator::build_ahead(const Candidate& next) { start_build(next); }
+
+void GpuEvaluator::start_build(const Candidate& c) {
+  auto tree = write_tree(c);  // on this thread: trees_ is not shared
+  if (!tree) return;          // the build proper will report it
+  const BuildRequest request = build_request_for(c, setup_.arch, *tree);
+  pool_.start(c.fingerprint(), [this, request]() {
+    CandidateBuilder builder(compiler_, cache_, setup_.cache_dir / "shims");
+    return builder.build(*setup_.spec, request);
+  });
 }
 
 Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
@@ -127,7 +139,7 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
   auto sizes = verify_at_every_size(harness_, *setup_.spec, 1, setup_.seeds, against());
   if (!sizes) return sizes.error();
   if (const CheckVerdict* failed = first_failure(*sizes)) {
-    gpu_seconds_ += clock_.now_seconds() - start;
+    busy(start, "verify");
     e.outcome = StepOutcome::verify_failure;
     e.detail = failed->reason + ": " + failed->message;
     return e;
@@ -136,7 +148,7 @@ Result<Evaluation> GpuEvaluator::evaluate(const Candidate& parent, const Candida
   if (!plan) return plan.error();
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
   auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
-  gpu_seconds_ += clock_.now_seconds() - start;
+  busy(start, "verify and A/B");
   if (!ab) return ab.error();
   if (!ab->rejected.empty()) {
     e.outcome = StepOutcome::verify_failure;
@@ -195,7 +207,7 @@ Result<std::optional<ProfileReport>> GpuEvaluator::profile_once(const Candidate&
        .csv = csv,
        .seed = setup_.timing_seeds});
   profile_seconds_ += clock_.now_seconds() - start;
-  gpu_seconds_ += clock_.now_seconds() - start;
+  busy(start, "ncu");
   if (!profiled) return profiled.error();
   why = profiled->why_none;
   return std::move(profiled->report);
@@ -232,7 +244,7 @@ Result<AbResult> GpuEvaluator::compare(const Candidate& a, const Candidate& b) {
   KB_TRY(harness_.setup(harness_args(*setup_.spec, plan->sizes.front())));
   const double start = clock_.now_seconds();
   auto ab = compare_once(harness_, *setup_.spec, next_compare(), clock_, against());
-  gpu_seconds_ += clock_.now_seconds() - start;
+  busy(start, "A/B");
   return ab;
 }
 

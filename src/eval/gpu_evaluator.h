@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "eval/build_step.h"
@@ -47,6 +48,12 @@ struct GpuEvaluatorSetup {
 BuildRequest build_request_for(const Candidate& candidate, const std::string& run_arch,
                                const std::filesystem::path& tree);
 
+// One stretch of time the GPU was busy, in seconds on a Clock.
+struct BusySpan {
+  double start_s = 0, end_s = 0;
+  std::string what;
+};
+
 // What a search's result needs besides the search: a final A/B of two
 // candidates, a candidate's full profile, and the GPU time spent.
 class ResultProbe {
@@ -61,6 +68,9 @@ class ResultProbe {
   virtual Result<std::optional<ProfileReport>> profile(const Candidate& c, std::string& why) = 0;
   // Seconds the GPU was busy so far.
   virtual double gpu_seconds() const = 0;
+  // When it was busy, and with what ("verify", "verify and A/B", "ncu", "A/B"): the raw
+  // timeline behind gpu_seconds, on the evaluator's clock. Empty where none is kept.
+  virtual std::vector<BusySpan> gpu_spans() const { return {}; }
   // The part of gpu_seconds spent under ncu. ncu's wall time counts as busy, though much
   // of it is ncu's own host work between replays, so a report shows it beside the idle
   // share, which it lowers.
@@ -76,6 +86,8 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Result<PerfState> state_of(const Candidate& candidate) override;
   // Builds `likely_next` on background threads (BuildPool) while the GPU works.
   void prefetch(const std::vector<Candidate>& likely_next) override;
+  // Builds `next` on a background thread, even when prefetched builds fill the queue.
+  void build_ahead(const Candidate& next) override;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
   // ncu runs once per candidate: later calls answer from that run.
   Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
@@ -91,6 +103,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // host-side work included) and seconds the search waited for builds, for the
   // run's GPU idle share.
   double gpu_seconds() const override { return gpu_seconds_; }
+  std::vector<BusySpan> gpu_spans() const override { return spans_; }
   double profile_seconds() const override { return profile_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
@@ -98,8 +111,10 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Result<BuildResult> build(const Candidate& candidate);
   Result<std::optional<ProfileReport>> profile_once(const Candidate& candidate, std::string& why);
   Result<std::filesystem::path> write_tree(const Candidate& candidate);
+  void start_build(const Candidate& candidate);  // on the pool; a tree that fails waits for build
   // setup_.compare with the next A/B's input seed.
   CompareFlags next_compare();
+  void busy(double start, const char* what);  // counts and keeps the span from `start` to now
   // What outputs are checked against: the reference, else the parent (candidate 0).
   Against against() const { return setup_.reference ? Against{} : Against{0}; }
 
@@ -111,6 +126,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   Compiler& compiler_;
   BuildPool pool_;
   double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
+  std::vector<BusySpan> spans_;
   int compares_ = 0;                                    // A/Bs timed so far
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
   struct Profiled {

@@ -1,10 +1,12 @@
 #include "llm/llm_setup.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/bounded_read.h"
 #include "core/config_loader.h"
 #include "core/input_limits.h"
+#include "llm/backend_pool.h"
 #include "llm/exchange_replay.h"
 #include "llm/llm_factory.h"
 #include "llm/llm_settings_parser.h"
@@ -102,16 +104,29 @@ Result<std::optional<LlmSettings>> resolve_llm_settings(std::optional<LlmSetting
 }
 
 Result<LlmConnection> open_llm(const LlmSettings& settings, const std::filesystem::path& replay,
-                               const EnvironmentLookup& environment, HttpClientServices services) {
+                               const EnvironmentLookup& environment,
+                               const ClientServicesFactory& services) {
   LlmConnection c;
   if (!replay.empty()) {
-    c.backend = std::make_unique<ReplayBackend>(ExchangeStore(replay));
+    c.backend = std::make_unique<BackendPool>(
+        std::make_unique<ReplayBackend>(ExchangeStore(replay)), settings.in_flight);
     return c;
   }
-  c.transport = std::make_unique<CurlTransport>();
-  auto backend = make_llm_backend(settings, environment, *c.transport, std::move(services));
-  if (!backend) return backend.error();
-  c.backend = std::move(*backend);
+  if (settings.backend == LlmBackendKind::command) {
+    CurlTransport unused;  // a command backend sends nothing over HTTP
+    auto backend = make_llm_backend(settings, environment, unused, services());
+    if (!backend) return backend.error();
+    c.backend = std::make_unique<BackendPool>(std::move(*backend), settings.in_flight);
+    return c;
+  }
+  std::vector<std::unique_ptr<LlmBackend>> per_slot;
+  for (int slot = 0; slot < std::max(1, settings.in_flight); ++slot) {
+    c.transports.push_back(std::make_unique<CurlTransport>());
+    auto backend = make_llm_backend(settings, environment, *c.transports.back(), services());
+    if (!backend) return backend.error();
+    per_slot.push_back(std::move(*backend));
+  }
+  c.backend = std::make_unique<BackendPool>(std::move(per_slot));
   return c;
 }
 

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/environment.h"
 #include "llm/llm_backend.h"
@@ -48,15 +50,21 @@ Result<std::optional<LlmSettings>> resolve_llm_settings(std::optional<LlmSetting
                                                         std::optional<LlmSettings> trusted,
                                                         const LlmFlags& flags);
 
-// An open model: the backend and what it borrows.
+// An open model: the backend (a BackendPool of settings.in_flight slots) and what it borrows.
 struct LlmConnection {
-  std::unique_ptr<HttpTransport> transport;  // for an HTTP backend; null otherwise
+  std::vector<std::unique_ptr<HttpTransport>> transports;  // one per slot of an HTTP backend
   std::unique_ptr<LlmBackend> backend;
 };
 
-// The backend `settings` names (make_llm_backend over a CurlTransport), or with a replay
-// directory a ReplayBackend over it that reaches no model. Errors: make_llm_backend's.
+// The HttpClientServices of one slot: each slot's client retries on its own.
+using ClientServicesFactory = std::function<HttpClientServices()>;
+
+// The backend `settings` names (make_llm_backend, one over its own CurlTransport per slot for
+// an HTTP backend, one shared by every slot for a command), or with a replay directory a
+// ReplayBackend over it that reaches no model; pooled into settings.in_flight slots.
+// Errors: make_llm_backend's.
 Result<LlmConnection> open_llm(const LlmSettings& settings, const std::filesystem::path& replay,
-                               const EnvironmentLookup& environment, HttpClientServices services);
+                               const EnvironmentLookup& environment,
+                               const ClientServicesFactory& services);
 
 }  // namespace kblaster

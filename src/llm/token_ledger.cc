@@ -32,27 +32,35 @@ std::string dollars(double usd) {
 
 void TokenLedger::add(std::string_view kernel, std::string_view purpose, const LlmAnswer& answer) {
   const auto cost = usage_cost_usd(prices_, answer.model, answer.usage);
+  const std::lock_guard lock(mutex_);
   add_to(run_, purpose, answer.usage, cost);
   auto it = kernels_.find(kernel);
   if (it == kernels_.end()) it = kernels_.emplace(std::string(kernel), TokenTotals{}).first;
   add_to(it->second, purpose, answer.usage, cost);
 }
 
+TokenTotals TokenLedger::run() const {
+  const std::lock_guard lock(mutex_);
+  return run_;
+}
+
 TokenTotals TokenLedger::kernel(std::string_view kernel) const {
+  const std::lock_guard lock(mutex_);
   const auto it = kernels_.find(kernel);
   return it == kernels_.end() ? TokenTotals{} : it->second;
 }
 
 std::string TokenLedger::cap_reached(std::string_view kernel) const {
   const TokenTotals k = this->kernel(kernel);
+  const TokenTotals run = this->run();
   const std::int64_t tokens = k.usage.input + k.usage.output;
   if (caps_.max_tokens_per_kernel > 0 && tokens >= caps_.max_tokens_per_kernel)
     return "the LLM token cap (" + std::to_string(caps_.max_tokens_per_kernel) +
            " per kernel) is reached: " + std::to_string(tokens) + " tokens";
-  if (caps_.max_cost_usd > 0 && run_.cost_usd >= caps_.max_cost_usd)
+  if (caps_.max_cost_usd > 0 && run.cost_usd >= caps_.max_cost_usd)
     return "the LLM cost cap (" + dollars(caps_.max_cost_usd) +
-           ") is reached: " + dollars(run_.cost_usd) +
-           (run_.cost_known ? "" : " at least (a model has no price)");
+           ") is reached: " + dollars(run.cost_usd) +
+           (run.cost_known ? "" : " at least (a model has no price)");
   return "";
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -29,7 +30,7 @@ struct TokenTotals {
   std::map<std::string, TokenUsage> by_purpose;  // "apply", "repair", "review", "gap"
 };
 
-// Counts every call of a run. Not thread-safe.
+// Counts every call of a run. Thread-safe: the search asks the model from several threads.
 class TokenLedger {
  public:
   explicit TokenLedger(std::map<std::string, ModelPrice, std::less<>> prices = {},
@@ -39,7 +40,8 @@ class TokenLedger {
   // Adds one answered call of `kernel` for `purpose`, priced by the answer's model.
   void add(std::string_view kernel, std::string_view purpose, const LlmAnswer& answer);
 
-  const TokenTotals& run() const { return run_; }
+  // The run's sums, all kernels together.
+  TokenTotals run() const;
   // The kernel's sums; empty totals for a kernel with no call.
   TokenTotals kernel(std::string_view kernel) const;
 
@@ -50,6 +52,7 @@ class TokenLedger {
  private:
   std::map<std::string, ModelPrice, std::less<>> prices_;
   LlmCaps caps_;
+  mutable std::mutex mutex_;
   TokenTotals run_;
   std::map<std::string, TokenTotals, std::less<>> kernels_;
 };

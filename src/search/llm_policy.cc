@@ -32,6 +32,22 @@ std::string profile_summary(const PerfState& state) {
 
 }  // namespace
 
+void StepTokens::add(const TokenUsage& usage) {
+  const std::lock_guard lock(mutex_);
+  total_.input += usage.input;
+  total_.output += usage.output;
+}
+
+TokenUsage StepTokens::total() const {
+  const std::lock_guard lock(mutex_);
+  return total_;
+}
+
+std::vector<ModelCall> LlmPolicy::calls() const {
+  const std::lock_guard lock(calls_mutex_);
+  return calls_;
+}
+
 std::vector<std::string> LlmPolicy::techniques() const {
   std::vector<std::string> out;
   for (const Technique& t : catalogue_.techniques)
@@ -62,7 +78,13 @@ Result<std::optional<LlmAnswer>> LlmPolicy::ask(PromptKind kind, const PromptVal
   if (!request) return request.error();
   request->temperature = options_.temperature;
   request->max_tokens = options_.max_tokens;
+  const double start = options_.clock ? options_.clock->now_seconds() : 0.0;
   auto answer = model_.complete(*request);
+  if (options_.clock) {
+    const std::lock_guard lock(calls_mutex_);
+    calls_.push_back({context.spec->name, std::string(prompt_kind_name(kind)), start,
+                      options_.clock->now_seconds()});
+  }
   if (!answer) {
     // The model's failure is the step's, not the run's: the search goes on without it.
     if (answer.error().kind != ErrorKind::remote) return answer.error();
@@ -71,6 +93,7 @@ Result<std::optional<LlmAnswer>> LlmPolicy::ask(PromptKind kind, const PromptVal
     return std::optional<LlmAnswer>();
   }
   ledger_.add(context.spec->name, prompt_kind_name(kind), *answer);
+  if (context.tokens) context.tokens->add(answer->usage);
   return std::optional<LlmAnswer>(std::move(*answer));
 }
 

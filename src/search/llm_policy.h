@@ -5,10 +5,13 @@
 // tokens go into the TokenLedger.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/kernel_spec.h"
 #include "eval/candidate.h"
 #include "kb/catalogue.h"
@@ -24,6 +27,25 @@ struct LlmPolicyOptions {
   double temperature = 0.2;
   int max_tokens = 4096;
   int repair_attempts = 3;  // compile errors sent back per candidate
+  Clock* clock = nullptr;   // when set, each call's start and end go into calls(); not owned
+};
+
+// The tokens of one search step's calls (apply, repairs, review, gap), which other threads
+// make one after another. Thread-safe.
+class StepTokens {
+ public:
+  void add(const TokenUsage& usage);
+  TokenUsage total() const;
+
+ private:
+  mutable std::mutex mutex_;
+  TokenUsage total_;
+};
+
+// One call to the model, for the search's timeline: seconds on the policy's clock.
+struct ModelCall {
+  std::string kernel, purpose;
+  double start_s = 0, end_s = 0;
 };
 
 // A child the model proposed, or why there is none ("the answer held no code block", "the
@@ -40,8 +62,10 @@ struct LlmStepContext {
   std::string technique;
   std::vector<std::string> lessons;         // the KB's for (state, technique), newest last
   std::vector<std::string> prior_failures;  // this rollout's failed steps, one line each
+  std::shared_ptr<StepTokens> tokens;       // where the step's calls add their tokens; may be null
 };
 
+// Thread-safe when its backend is (a BackendPool): the search keeps several calls in flight.
 class LlmPolicy {
  public:
   // `model`, `catalogue` and `ledger` must outlive the policy.
@@ -75,6 +99,8 @@ class LlmPolicy {
   std::vector<std::string> techniques() const;
   int repair_attempts() const { return options_.repair_attempts; }
   const TokenLedger& ledger() const { return ledger_; }
+  // The calls made so far, in the order they ended; empty without options.clock.
+  std::vector<ModelCall> calls() const;
   // "openai", "anthropic", "command" or "replay": who answers, for progress lines.
   std::string_view backend_name() const { return model_.name(); }
 
@@ -90,6 +116,8 @@ class LlmPolicy {
   const Catalogue& catalogue_;
   TokenLedger& ledger_;
   LlmPolicyOptions options_;
+  mutable std::mutex calls_mutex_;
+  std::vector<ModelCall> calls_;
 };
 
 }  // namespace kblaster

@@ -4,77 +4,90 @@
 #include "search/soft_verification.h"
 
 namespace kblaster {
-namespace {
 
-Evaluation failed(StepOutcome outcome, std::string detail) {
-  Evaluation e;
-  e.outcome = outcome;
-  e.detail = std::move(detail);
-  return e;
+ModelStep::ModelStep(LlmPolicy& llm, Candidate parent, LlmStepContext context)
+    : llm_(llm), parent_(std::move(parent)), context_(std::move(context)) {
+  step_.child = parent_;
+  step_.child.path.push_back(context_.technique);
+  step_.child.changes.push_back("asked " + std::string(llm_.backend_name()) + " to apply " +
+                                context_.technique);
+  child_call_ = std::async(std::launch::async, [this] { return llm_.apply(parent_, context_); });
 }
 
-// Why `child` must not be built: a static soft-verification finding against `parent`, the
-// model's review saying no (or nothing readable), or a candidate built before; nullopt when
-// it may be.
-Result<std::optional<Evaluation>> refused(LlmPolicy& llm, const Candidate& parent,
-                                          const Candidate& child, const LlmStepContext& context,
-                                          const std::set<std::string>& seen) {
-  if (seen.contains(child.fingerprint()))
-    return std::optional(failed(StepOutcome::compile_failure,
-                                "the answer is the parent or a candidate built before"));
-  if (const auto findings = soft_verification_findings(parent.source, child.source);
+void ModelStep::finish(StepOutcome outcome, std::string detail) {
+  step_.evaluation = Evaluation{};
+  step_.evaluation.outcome = outcome;
+  step_.evaluation.detail = std::move(detail);
+  phase_ = Phase::done;
+}
+
+void ModelStep::check(LlmChild made, Evaluator& evaluator, const std::set<std::string>& seen) {
+  step_.child = std::move(*made.child);
+  if (seen.contains(step_.child.fingerprint()))
+    return finish(StepOutcome::compile_failure,
+                  "the answer is the parent or a candidate built before");
+  if (const auto findings = soft_verification_findings(parent_.source, step_.child.source);
       !findings.empty())
-    return std::optional(
-        failed(StepOutcome::verify_failure, "soft verification: " + join_texts(findings)));
-  auto verdict = llm.review(parent, child, context);
-  if (!verdict) return verdict.error();
-  if (!verdict->accepts())
-    return std::optional(failed(StepOutcome::verify_failure, "review: " + verdict->reason));
-  return std::optional<Evaluation>();
+    return finish(StepOutcome::verify_failure, "soft verification: " + join_texts(findings));
+  evaluator.build_ahead(step_.child);
+  review_call_ = std::async(std::launch::async, [this, child = step_.child] {
+    return llm_.review(parent_, child, context_);
+  });
+  phase_ = Phase::reviewing;
 }
 
-}  // namespace
-
-Result<LlmStep> run_llm_step(LlmPolicy& llm, Evaluator& evaluator, const Candidate& parent,
-                             const LlmStepContext& context, std::set<std::string>& seen,
-                             std::ostream& progress) {
-  LlmStep step{parent, {}, 0};
-  step.child.path.push_back(context.technique);
-  step.child.changes.push_back("asked " + std::string(llm.backend_name()) + " to apply " +
-                               context.technique);
-  auto made = llm.apply(parent, context);
-  if (!made) return made.error();
-  if (!made->child) {
-    step.evaluation = failed(StepOutcome::compile_failure, made->why_not);
-    return step;
-  }
-  step.child = std::move(*made->child);
-  for (;;) {
-    auto no = refused(llm, parent, step.child, context, seen);
-    if (!no) return no.error();
-    if (*no) {
-      step.evaluation = std::move(**no);
-      return step;
+Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
+  switch (phase_) {
+    case Phase::applying: {
+      auto made = child_call_.get();
+      if (!made) return made.error();
+      if (!made->child) {
+        finish(StepOutcome::compile_failure, made->why_not);
+        return Ok{};
+      }
+      check(std::move(*made), evaluator, seen);
+      return Ok{};
     }
-    seen.insert(step.child.fingerprint());
-    auto eval = evaluator.evaluate(parent, step.child);
-    if (!eval) return eval.error();
-    step.evaluation = std::move(*eval);
-    if (step.evaluation.outcome != StepOutcome::compile_failure ||
-        step.repairs >= llm.repair_attempts())
-      return step;
-    ++step.repairs;
-    progress << "    -> compile_failure: " << first_line(step.evaluation.detail)
-             << "; asking for a repair (" << step.repairs << " of " << llm.repair_attempts()
-             << ")\n";
-    auto fixed = llm.repair(step.child, step.evaluation.detail, context);
-    if (!fixed) return fixed.error();
-    if (!fixed->child) {
-      step.evaluation.detail += "; repair " + std::to_string(step.repairs) + ": " + fixed->why_not;
-      return step;
+    case Phase::repairing: {
+      auto fixed = child_call_.get();
+      if (!fixed) return fixed.error();
+      if (!fixed->child) {
+        step_.evaluation.detail +=
+            "; repair " + std::to_string(step_.repairs) + ": " + fixed->why_not;
+        phase_ = Phase::done;
+        return Ok{};
+      }
+      check(std::move(*fixed), evaluator, seen);
+      return Ok{};
     }
-    step.child = std::move(*fixed->child);
+    case Phase::reviewing: {
+      auto verdict = review_call_.get();
+      if (!verdict) return verdict.error();
+      if (!verdict->accepts()) {
+        finish(StepOutcome::verify_failure, "review: " + verdict->reason);
+        return Ok{};
+      }
+      seen.insert(step_.child.fingerprint());
+      auto eval = evaluator.evaluate(parent_, step_.child);
+      if (!eval) return eval.error();
+      step_.evaluation = std::move(*eval);
+      if (step_.evaluation.outcome != StepOutcome::compile_failure ||
+          step_.repairs >= llm_.repair_attempts()) {
+        phase_ = Phase::done;
+        return Ok{};
+      }
+      ++step_.repairs;
+      child_call_ = std::async(std::launch::async,
+                               [this, failed = step_.child, errors = step_.evaluation.detail] {
+                                 return llm_.repair(failed, errors, context_);
+                               });
+      phase_ = Phase::repairing;
+      return Ok{};
+    }
+    case Phase::done:
+      return Ok{};
   }
+  return Ok{};
 }
 
 }  // namespace kblaster

@@ -33,6 +33,7 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
   search.source_only = run.source_only;
   search.llm = run.llm;
   search.only_techniques = run.only_techniques;
+  search.lanes = run.lanes;
   search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();

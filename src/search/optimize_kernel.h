@@ -40,6 +40,7 @@ struct OptimizeRun {
   WriteBack write_back = WriteBack::never;
   LlmPolicy* llm = nullptr;               // the model's policy beside the embedded one; null: none
   std::set<std::string> only_techniques;  // --techniques; empty: all
+  int lanes = 1;                          // rollouts searched at once (SearchOptions::lanes)
 };
 
 // Searches from `baseline`'s source (`baseline` must have built) and writes the

@@ -87,6 +87,22 @@ std::string reason_not_to_apply(const std::filesystem::path& file, const SearchR
 
 }  // namespace
 
+namespace {
+
+// The raw timeline behind gpu_idle_share: each stretch the GPU was busy and each call to the
+// model, as [start, end, what] in seconds from the search's start, within the search.
+nlohmann::json timeline(const SearchResult& r, const ResultProbe& evaluator, double seconds) {
+  const auto at = [&](double t) { return std::round((t - r.started_s) * 1e4) / 1e4; };
+  nlohmann::json gpu = nlohmann::json::array(), model = nlohmann::json::array();
+  for (const BusySpan& b : evaluator.gpu_spans())
+    if (b.start_s >= r.started_s && at(b.end_s) <= seconds)
+      gpu.push_back({at(b.start_s), at(b.end_s), b.what});
+  for (const ModelCall& c : r.model_calls) model.push_back({at(c.start_s), at(c.end_s), c.purpose});
+  return {{"gpu", std::move(gpu)}, {"model", std::move(model)}};
+}
+
+}  // namespace
+
 Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                                              const std::filesystem::path& repo_root,
                                              const SearchResult& r, ResultProbe& evaluator,
@@ -114,6 +130,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                       {"ncu_seconds", evaluator.profile_seconds()},
                       {"gpu_idle_share",
                        seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
+  j["timeline"] = timeline(r, evaluator, seconds);
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : r.steps) steps.push_back(step_with_policy(s));
   j["steps"] = steps;

@@ -59,11 +59,15 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
     prompts = std::move(*loaded);
     recording.emplace(*llm->backend, ExchangeStore(exchanges));
     ledger.emplace(llm->prices, llm->caps);
-    policy.emplace(*recording, std::move(*prompts), catalogue, *ledger, llm->options);
+    LlmPolicyOptions options = llm->options;
+    options.clock = &session.clock;  // each call's time, for the search's timeline
+    policy.emplace(*recording, std::move(*prompts), catalogue, *ledger, options);
     session.progress << "optimize: LLM policy: " << llm->backend_name
                      << (llm->model.empty() ? "" : " " + llm->model) << ", prompts from "
                      << llm->prompts_dir.string() << ", every exchange kept in "
-                     << exchanges.string() << "\n";
+                     << exchanges.string() << "; " << llm->in_flight
+                     << " requests in flight, so up to " << llm->in_flight
+                     << " rollouts searched at once\n";
   }
   const OptimizeRun shared{.repo_root = repo.root,
                            .builds = &run.builds,
@@ -80,7 +84,8 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
                            .source_only = r.settings.source_only,
                            .write_back = r.settings.write_back,
                            .llm = policy ? &*policy : nullptr,
-                           .only_techniques = r.settings.only_techniques};
+                           .only_techniques = r.settings.only_techniques,
+                           .lanes = policy ? std::max(1, r.settings.llm->in_flight) : 1};
   std::vector<double> clocks;
   for (const KernelBuild& b : run.builds.kernels) {
     if (!b.ok()) {
@@ -97,14 +102,14 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
   }
   record_sm_clock(r.provenance, clocks);
   if (ledger) {
-    nlohmann::json llm = to_json(ledger->run());
+    const TokenTotals totals = ledger->run();
+    nlohmann::json llm = to_json(totals);
     llm["backend"] = r.settings.llm->backend_name;
     llm["model"] = r.settings.llm->model;
     llm["exchanges"] = exchanges.string();
     r.llm = std::move(llm);
-    session.progress << "optimize: LLM " << ledger->run().calls << " calls, "
-                     << ledger->run().usage.input << " tokens in, " << ledger->run().usage.output
-                     << " out\n";
+    session.progress << "optimize: LLM " << totals.calls << " calls, " << totals.usage.input
+                     << " tokens in, " << totals.usage.output << " out\n";
   }
   return Ok{};
 }

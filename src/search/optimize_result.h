@@ -31,6 +31,7 @@ struct OptimizeLlm {
   LlmCaps caps;
   std::map<std::string, ModelPrice, std::less<>> prices;
   std::filesystem::path prompts_dir;  // the templates (llm/prompt_set.h)
+  int in_flight = 1;  // requests at once ([llm] in_flight), and so rollouts searched at once
 };
 
 // What the search may do, with what, and where it writes, for every kernel of a run.

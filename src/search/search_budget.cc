@@ -15,34 +15,45 @@ bool BudgetTracker::stop_for(BudgetStop reason) {
 }
 
 bool BudgetTracker::may_start_rollout(double now_seconds) {
+  if (open_rollouts_ > 0) end_rollout(improved_this_rollout_);
+  return may_open_rollout(now_seconds);
+}
+
+bool BudgetTracker::may_open_rollout(double now_seconds) {
   if (stop_ != BudgetStop::running) return false;
-  if (rollouts_ > 0) {
-    rollouts_without_improvement_ = improved_this_rollout_ ? 0 : rollouts_without_improvement_ + 1;
-    improved_this_rollout_ = false;
-  }
   if (rollouts_ >= budget_.breadth) return stop_for(BudgetStop::budget_spent);
   if (now_seconds - start_seconds_ >= budget_.max_seconds) return stop_for(BudgetStop::time_limit);
   if (budget_.patience > 0 && rollouts_without_improvement_ >= budget_.patience)
     return stop_for(BudgetStop::no_improvement);
   ++rollouts_;
+  ++open_rollouts_;
+  improved_this_rollout_ = false;
   return true;
 }
 
+void BudgetTracker::end_rollout(bool improved) {
+  if (open_rollouts_ > 0) --open_rollouts_;
+  rollouts_without_improvement_ = improved ? 0 : rollouts_without_improvement_ + 1;
+}
+
 bool BudgetTracker::may_take_step(int depth_so_far, double now_seconds) {
-  if (stop_ != BudgetStop::running || rollouts_ == 0) return false;
+  // Only the time limit ends the rollouts already open; the other stops refuse new ones.
+  if (rollouts_ == 0 || stop_ == BudgetStop::time_limit) return false;
   if (now_seconds - start_seconds_ >= budget_.max_seconds) return stop_for(BudgetStop::time_limit);
   return depth_so_far < budget_.depth;
 }
 
-void BudgetTracker::record_evaluation(std::optional<double> log_speedup) {
+bool BudgetTracker::record_evaluation(std::optional<double> log_speedup) {
+  bool improved = false;
   if (log_speedup) {
     best_ = std::max(best_, *log_speedup);
     if (*log_speedup > improvement_mark_ + budget_.min_gain) {
       improvement_mark_ = *log_speedup;
-      improved_this_rollout_ = true;
+      improved_this_rollout_ = improved = true;
     }
   }
   best_so_far_.push_back(best_);
+  return improved;
 }
 
 std::string BudgetTracker::stop_reason() const {

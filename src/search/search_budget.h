@@ -27,6 +27,10 @@ enum class BudgetStop { running, budget_spent, time_limit, no_improvement };
 // The best starts at the original kernel (log speedup 0). An evaluation improves when it
 // beats the best of the last improvement (initially 0) by more than min_gain, so many small
 // gains add up but do not each reset the patience. Not thread-safe.
+//
+// Rollouts searched at once (SearchOptions::lanes) open and close their own rollouts instead:
+//   if (budget.may_open_rollout(now)) … improved |= budget.record_evaluation(…); …
+//   budget.end_rollout(improved);
 class BudgetTracker {
  public:
   BudgetTracker(SearchBudget budget, double start_seconds);
@@ -36,12 +40,18 @@ class BudgetTracker {
   // breadth rollouts done, max_seconds passed, `patience` rollouts in a row without
   // improvement.
   bool may_start_rollout(double now_seconds);
+  // Counts a new rollout beside those still open, when the search may go on (may_start_rollout's
+  // reasons, the patience counted over the rollouts ended so far).
+  bool may_open_rollout(double now_seconds);
+  // Ends one open rollout, which `improved` the best or not.
+  void end_rollout(bool improved);
   // True when the current rollout may take step number depth_so_far (0-based). Reaching
-  // depth ends only the rollout; passing max_seconds stops the search.
+  // depth ends only the rollout; passing max_seconds stops the search. A rollout still open
+  // when the other stops came (breadth spent, patience) may go on to its depth.
   bool may_take_step(int depth_so_far, double now_seconds);
   // One evaluated candidate: its log speedup against the original kernel, or nullopt when
-  // it failed to compile, verify or finish.
-  void record_evaluation(std::optional<double> log_speedup);
+  // it failed to compile, verify or finish. True when it counts as an improvement.
+  bool record_evaluation(std::optional<double> log_speedup);
 
   BudgetStop stop() const { return stop_; }
   // "" while running; "breadth 8 x depth 4 spent", "time limit 900 s" or
@@ -60,6 +70,7 @@ class BudgetTracker {
   double start_seconds_;
   BudgetStop stop_ = BudgetStop::running;
   int rollouts_ = 0;
+  int open_rollouts_ = 0;
   bool improved_this_rollout_ = false;
   int rollouts_without_improvement_ = 0;
   double best_ = 0.0;

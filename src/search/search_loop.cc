@@ -1,6 +1,9 @@
 #include "search/search_loop.h"
 
 #include <algorithm>
+#include <future>
+#include <map>
+#include <memory>
 
 #include "core/stable_hash.h"
 #include "core/text_join.h"
@@ -82,15 +85,360 @@ Result<std::vector<std::string>> recent_lessons(const Store& kb, const std::stri
   return out;
 }
 
-// Tokens the model used for `kernel` so far.
-TokenUsage used(const LlmPolicy* llm, const std::string& kernel) {
-  return llm ? llm->ledger().kernel(kernel).usage : TokenUsage{};
-}
-
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
   return "search-" + stable_hash(o.task + "#" + std::to_string(o.seed) + "#" +
                                  std::to_string(rollout) + "#" + std::to_string(o.now_unix));
+}
+
+// A rollout in progress: its parent, what it tried from there, its trajectory, the model's
+// step in flight and the model's gap analyses in flight.
+struct Lane {
+  int rollout = 0;      // 1-based; 0 while the lane holds none
+  bool closed = false;  // no rollout may start any more
+  bool ending = false;  // the rollout took its last step: collect its lessons, record it
+  bool improved = false;
+  int depth = 0;  // steps taken
+  Candidate parent;
+  double parent_log = 0.0;
+  PerfState parent_state;
+  std::set<std::string> tried_here;  // techniques tried from this parent
+  Trajectory trajectory;
+  std::vector<std::pair<std::size_t, Prediction>> taken;  // index into result.steps
+  std::vector<std::string> failures;  // this rollout's failed steps, for the model's prompts
+  struct ModelTurn {
+    std::unique_ptr<ModelStep> step;
+    TechniqueChoice choice;
+    Prediction predicted;
+    std::shared_ptr<const PerfState> state;  // the step's, whatever the child does
+  };
+  std::optional<ModelTurn> turn;  // the step the model is applying
+  std::map<std::size_t, std::future<Result<std::string>>> gap_analyses;  // by result.steps index
+  std::map<std::size_t, std::shared_ptr<StepTokens>> tokens;             // by result.steps index
+};
+
+// What one step evaluated, for the record.
+struct EvaluatedStep {
+  TechniqueChoice choice;
+  Prediction predicted;
+  std::shared_ptr<const PerfState> state;
+  Candidate child;
+  Evaluation evaluation;
+  bool by_model = false;
+  int repairs = 0;
+  LlmStepContext context;  // the model's, for its gap analysis
+};
+
+// The search itself: lanes of rollouts advanced in a fixed round, so that the model's calls
+// for one rollout are in flight while the GPU measures another's child, and a run with the
+// same seed and answers takes the same steps in the same order.
+class Search {
+ public:
+  Search(const Candidate& baseline, const KernelSpec& spec, Evaluator& evaluator, Store& kb,
+         const Catalogue& catalogue, const SearchOptions& options, Clock& clock,
+         std::ostream& progress)
+      : spec_(spec),
+        evaluator_(evaluator),
+        kb_(kb),
+        catalogue_(catalogue),
+        options_(options),
+        clock_(clock),
+        progress_(progress),
+        random_(options.seed),
+        started_(clock.now_seconds()),
+        budget_(options.budget, started_) {
+    result_.baseline = result_.best = baseline;
+    result_.started_s = started_;
+    seen_ = {baseline.fingerprint()};
+  }
+
+  Result<SearchResult> run();
+
+ private:
+  enum class Took { model_asked, evaluated, rollout_over };
+  Status advance(Lane& lane);
+  bool open_rollout(Lane& lane);
+  Result<Took> take_step(Lane& lane);
+  Status finish_step(Lane& lane, EvaluatedStep step);
+  Status end_rollout(Lane& lane);
+  // Starts a progress line of `lane`'s step that follows its choice line: "    -> " right after
+  // it, else with the rollout and step named, since another rollout's lines came between.
+  std::ostream& continued(const Lane& lane, int step);
+  std::ostream& line_of(const Lane& lane) {
+    last_lane_ = &lane;
+    return progress_;
+  }
+
+  const KernelSpec& spec_;
+  Evaluator& evaluator_;
+  Store& kb_;
+  const Catalogue& catalogue_;
+  const SearchOptions& options_;
+  Clock& clock_;
+  std::ostream& progress_;
+  RandomSource random_;
+  const double started_;
+  BudgetTracker budget_;
+  SearchResult result_;
+  PerfState best_state_;
+  std::set<std::string> seen_;  // every candidate built so far
+  std::string llm_stop_;        // why the model's caps stopped the search; "" while they have not
+  const Lane* last_lane_ = nullptr;  // whose progress line came last
+};
+
+std::ostream& Search::continued(const Lane& lane, int step) {
+  progress_ << "    ";
+  if (last_lane_ != &lane) progress_ << "rollout " << lane.rollout << " step " << step << " ";
+  progress_ << "-> ";
+  last_lane_ = &lane;
+  return progress_;
+}
+
+bool Search::open_rollout(Lane& lane) {
+  if (!llm_stop_.empty() || !budget_.may_open_rollout(clock_.now_seconds())) {
+    lane.closed = true;
+    return false;
+  }
+  const int rollout = budget_.rollouts();
+  lane = Lane{};
+  lane.rollout = rollout;
+  lane.parent = result_.best;
+  lane.parent_log = result_.best_log_speedup;
+  lane.parent_state = best_state_;
+  lane.trajectory = {
+      trajectory_id(options_, rollout), options_.task, options_.gpu.arch, options_.now_unix, {}};
+  return true;
+}
+
+Result<Search::Took> Search::take_step(Lane& lane) {
+  if (!budget_.may_take_step(lane.depth, clock_.now_seconds())) return Took::rollout_over;
+  if (options_.llm) llm_stop_ = options_.llm->ledger().cap_reached(spec_.name);
+  if (!llm_stop_.empty()) return Took::rollout_over;
+  auto predictions = predict(kb_, catalogue_, lane.parent_state.key, options_.gpu.arch);
+  if (!predictions) return predictions.error();
+  auto offered = proposals(lane.parent, lane.parent_state, spec_, options_, seen_);
+  std::set<std::string> applicable;
+  for (const auto& [t, p] : offered) applicable.insert(t);
+  if (options_.llm)
+    for (const auto& t : options_.llm->techniques()) applicable.insert(t);
+  if (!options_.only_techniques.empty())
+    std::erase_if(applicable,
+                  [&](const std::string& t) { return !options_.only_techniques.contains(t); });
+  auto choice =
+      choose_technique(*predictions, applicable, lane.tried_here, options_.choice, random_);
+  if (!choice) {
+    line_of(lane) << "  rollout " << lane.rollout << ": no embedded technique left to try\n";
+    return Took::rollout_over;
+  }
+  lane.tried_here.insert(choice->technique);
+  line_of(lane) << "  rollout " << lane.rollout << "/" << options_.budget.breadth << " step "
+                << lane.depth + 1 << ": " << describe_choice(*choice) << ": ";
+  Prediction predicted;
+  for (const auto& p : *predictions)
+    if (p.technique == choice->technique) predicted = p;
+  auto state = std::make_shared<const PerfState>(lane.parent_state);
+  if (!offered.contains(choice->technique)) {
+    auto lessons = recent_lessons(kb_, state->key, choice->technique);
+    if (!lessons) return lessons.error();
+    LlmStepContext context{&spec_,
+                           state.get(),
+                           choice->technique,
+                           std::move(*lessons),
+                           lane.failures,
+                           std::make_shared<StepTokens>()};
+    progress_ << "asking " << options_.llm->backend_name() << " to apply it\n";
+    lane.turn =
+        Lane::ModelTurn{std::make_unique<ModelStep>(*options_.llm, lane.parent, std::move(context)),
+                        std::move(*choice), std::move(predicted), std::move(state)};
+    return Took::model_asked;
+  }
+  const auto [picked, because] = pick_child(offered.at(choice->technique), random_);
+  Candidate child = *picked;
+  progress_ << child.changes.back();
+  if (!because.empty()) progress_ << " (" << because << ")";
+  progress_ << "\n";
+  seen_.insert(child.fingerprint());
+  evaluator_.prefetch(likely_next(offered, child, options_.prefetch));
+  auto eval = evaluator_.evaluate(lane.parent, child);
+  if (!eval) return eval.error();
+  KB_TRY(finish_step(lane, {std::move(*choice),
+                            std::move(predicted),
+                            std::move(state),
+                            std::move(child),
+                            std::move(*eval),
+                            false,
+                            0,
+                            {}}));
+  return Took::evaluated;
+}
+
+Status Search::finish_step(Lane& lane, EvaluatedStep s) {
+  const Evaluation& eval = s.evaluation;
+  const bool measured = is_measured(eval.outcome);
+  const bool faster = eval.outcome == StepOutcome::faster;
+  // Only a FASTER child moves the best; any other step leaves it where the parent is.
+  if (budget_.record_evaluation(faster     ? std::optional(lane.parent_log + eval.log_speedup)
+                                : measured ? std::optional(lane.parent_log)
+                                           : std::nullopt))
+    lane.improved = true;
+  continued(lane, lane.depth + 1) << outcome_name(eval.outcome);
+  if (measured) progress_ << " " << speedup_times(eval.log_speedup) << " against its parent";
+  progress_ << ": " << eval.detail << "\n";
+  // The reward is what the step kept: a slower or equal child is discarded, so it
+  // earns 0, not its (negative) log speedup. A tuning technique whose children are
+  // mostly worse but sometimes much better is then valued by what trying it yields.
+  lane.trajectory.steps.push_back({lane.depth, s.state->key, s.choice.technique, eval.outcome,
+                                   faster ? eval.log_speedup : 0.0, 0});
+  if (!measured)
+    lane.failures.push_back(s.choice.technique + ": " + std::string(outcome_name(eval.outcome)) +
+                            ": " + first_line(eval.detail));
+  const Candidate step_parent = lane.parent;  // `parent` moves to a faster child below
+  if (faster) {
+    lane.parent = s.child;
+    lane.parent_log += eval.log_speedup;
+    lane.tried_here.clear();
+    auto state = evaluator_.state_of(lane.parent);
+    if (!state) return state.error();
+    lane.parent_state = *state;
+    if (lane.parent_log > result_.best_log_speedup) {
+      result_.best = lane.parent, result_.best_log_speedup = lane.parent_log;
+      best_state_ = lane.parent_state;
+      progress_ << "    best so far: " << speedup_times(lane.parent_log) << " ("
+                << percent_gain(lane.parent_log) << "), state " << lane.parent_state.key << "\n";
+    }
+  }
+  const std::size_t index = result_.steps.size();
+  if (s.by_model && measured) {
+    // What changed in the profile: a faster child is profiled (its state above); a slower
+    // or equal one is discarded unprofiled. The analysis runs while the search goes on; the
+    // rollout's end collects it.
+    std::string delta = faster ? "state " + s.state->key + " -> " + lane.parent_state.key + ": " +
+                                     lane.parent_state.explanation
+                               : "not profiled: only a faster child is, and this one was " +
+                                     std::string(outcome_name(eval.outcome));
+    std::string predicted = percent_gain(s.predicted.expected_log_speedup);
+    std::string observed =
+        percent_gain(eval.log_speedup) + " (" + std::string(outcome_name(eval.outcome)) + ")";
+    lane.gap_analyses[index] = std::async(
+        std::launch::async, [llm = options_.llm, step_parent, child = s.child, context = s.context,
+                             state = s.state, predicted = std::move(predicted),
+                             observed = std::move(observed), delta = std::move(delta)]() mutable {
+          context.state = state.get();
+          return llm->lesson(step_parent, child, context, predicted, observed, delta);
+        });
+  }
+  if (s.context.tokens) lane.tokens[index] = s.context.tokens;
+  result_.steps.push_back({lane.rollout,
+                           lane.depth,
+                           s.state->key,
+                           s.choice.technique,
+                           s.child.changes.back(),
+                           s.choice.mode,
+                           s.choice.predicted_log_speedup,
+                           eval,
+                           result_.best_log_speedup,
+                           s.child.fingerprint(),
+                           clock_.now_seconds() - started_,
+                           "",
+                           s.by_model,
+                           s.repairs,
+                           {},
+                           ""});
+  lane.taken.emplace_back(index, s.predicted);
+  ++lane.depth;
+  return Ok{};
+}
+
+Status Search::end_rollout(Lane& lane) {
+  for (auto& [index, analysis] : lane.gap_analyses) {
+    auto text = analysis.get();
+    if (!text) return text.error();
+    result_.steps[index].model_lesson = std::move(*text);
+  }
+  for (std::size_t i = 0; i < lane.taken.size(); ++i)
+    if (const auto it = lane.tokens.find(lane.taken[i].first); it != lane.tokens.end()) {
+      const TokenUsage used = it->second->total();
+      result_.steps[it->first].tokens = used;
+      lane.trajectory.steps[i].tokens = used.input + used.output;
+    }
+  budget_.end_rollout(lane.improved);
+  lane.rollout = 0;
+  lane.ending = false;
+  if (lane.trajectory.steps.empty()) return Ok{};
+  KB_TRY(kb_.record_trajectory(lane.trajectory));
+  for (const auto& [index, predicted] : lane.taken) {
+    SearchStep& step = result_.steps[index];
+    auto after = kb_.stats(step.state, step.technique, options_.gpu.arch);
+    if (!after) return after.error();
+    Lesson lesson =
+        statistical_lesson(step.state, step.technique, predicted, step.evaluation.outcome,
+                           step.evaluation.log_speedup, *after, options_.now_unix);
+    if (!is_measured(step.evaluation.outcome))
+      lesson.text += " Reason: " + first_line(step.evaluation.detail);
+    if (!step.model_lesson.empty()) lesson.text = step.model_lesson;  // the textual gradient
+    KB_TRY(kb_.add_lesson(lesson));
+    step.lesson = lesson.text;
+  }
+  return Ok{};
+}
+
+// One turn of `lane`: at most one wait for the model, and at most one evaluation on the GPU
+// of this lane's child before the next lane's turn.
+Status Search::advance(Lane& lane) {
+  if (lane.turn) {
+    ModelStep& step = *lane.turn->step;
+    KB_TRY(step.advance(evaluator_, seen_));
+    if (step.repairing()) {
+      continued(lane, lane.depth + 1)
+          << "compile_failure: " << first_line(step.result().evaluation.detail)
+          << "; asking for a repair (" << step.result().repairs << " of "
+          << options_.llm->repair_attempts() << ")\n";
+      return Ok{};
+    }
+    if (!step.done()) return Ok{};  // the model reviews the child
+    Lane::ModelTurn turn = std::move(*lane.turn);
+    lane.turn.reset();
+    const LlmStep& done = turn.step->result();
+    KB_TRY(
+        finish_step(lane, {std::move(turn.choice), std::move(turn.predicted), std::move(turn.state),
+                           done.child, done.evaluation, true, done.repairs, turn.step->context()}));
+  } else if (lane.ending) {
+    KB_TRY(end_rollout(lane));
+  }
+  if (lane.rollout == 0 && !open_rollout(lane)) return Ok{};
+  auto took = take_step(lane);
+  if (!took) return took.error();
+  if (*took == Took::rollout_over) lane.ending = true;
+  return Ok{};
+}
+
+Result<SearchResult> Search::run() {
+  auto state = evaluator_.state_of(result_.baseline);
+  if (!state) return state.error();
+  result_.baseline_state = result_.best_state = state->key;
+  progress_ << "  baseline: " << state->key << " (" << state->explanation << ")\n";
+  best_state_ = *state;
+  std::vector<Lane> lanes(static_cast<std::size_t>(std::max(1, options_.lanes)));
+  for (bool open = true; open;) {
+    open = false;
+    for (Lane& lane : lanes) {
+      if (lane.closed) continue;
+      KB_TRY(advance(lane));
+      open = open || !lane.closed;
+    }
+  }
+  result_.best_state = best_state_.key;
+  result_.stop_reason = llm_stop_.empty() ? budget_.stop_reason() : llm_stop_;
+  result_.best_so_far = budget_.best_so_far();
+  result_.soft_verification =
+      soft_verification_findings(result_.baseline.source, result_.best.source);
+  if (options_.llm) {
+    result_.llm = options_.llm->ledger().kernel(spec_.name);
+    for (ModelCall& call : options_.llm->calls())
+      if (call.kernel == spec_.name && call.start_s >= started_)
+        result_.model_calls.push_back(std::move(call));
+  }
+  return std::move(result_);
 }
 
 }  // namespace
@@ -99,175 +447,7 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                                 Evaluator& evaluator, Store& kb, const Catalogue& catalogue,
                                 const SearchOptions& options, Clock& clock,
                                 std::ostream& progress) {
-  SearchResult result;
-  result.baseline = result.best = baseline;
-  auto state = evaluator.state_of(baseline);
-  if (!state) return state.error();
-  result.baseline_state = result.best_state = state->key;
-  progress << "  baseline: " << state->key << " (" << state->explanation << ")\n";
-  PerfState best_state = *state;
-
-  RandomSource random(options.seed);
-  std::set<std::string> seen = {baseline.fingerprint()};  // every candidate built so far
-  const double started = clock.now_seconds();
-  BudgetTracker budget(options.budget, started);
-  std::string llm_stop;  // why the model's caps stopped the search; "" while they have not
-  while (llm_stop.empty() && budget.may_start_rollout(clock.now_seconds())) {
-    const int rollout = budget.rollouts();
-    Candidate parent = result.best;
-    double parent_log = result.best_log_speedup;
-    PerfState parent_state = best_state;
-    std::set<std::string> tried_here;  // techniques tried from this parent
-    Trajectory trajectory{
-        trajectory_id(options, rollout), options.task, options.gpu.arch, options.now_unix, {}};
-    std::vector<std::pair<std::size_t, Prediction>> taken;  // index into result.steps
-    std::vector<std::string> failures;  // this rollout's failed steps, for the model's prompts
-    for (int d = 0; budget.may_take_step(d, clock.now_seconds()); ++d) {
-      if (options.llm) llm_stop = options.llm->ledger().cap_reached(spec.name);
-      if (!llm_stop.empty()) break;
-      auto predictions = predict(kb, catalogue, parent_state.key, options.gpu.arch);
-      if (!predictions) return predictions.error();
-      auto offered = proposals(parent, parent_state, spec, options, seen);
-      std::set<std::string> applicable;
-      for (const auto& [t, p] : offered) applicable.insert(t);
-      if (options.llm)
-        for (const auto& t : options.llm->techniques()) applicable.insert(t);
-      if (!options.only_techniques.empty())
-        std::erase_if(applicable,
-                      [&](const std::string& t) { return !options.only_techniques.contains(t); });
-      auto choice = choose_technique(*predictions, applicable, tried_here, options.choice, random);
-      if (!choice) {
-        progress << "  rollout " << rollout << ": no embedded technique left to try\n";
-        break;
-      }
-      tried_here.insert(choice->technique);
-      progress << "  rollout " << rollout << "/" << options.budget.breadth << " step " << d + 1
-               << ": " << describe_choice(*choice) << ": ";
-      const bool by_model = !offered.contains(choice->technique);
-      const TokenUsage tokens_before = used(options.llm, spec.name);
-      Candidate child;
-      Evaluation evaluation;
-      int repairs = 0;
-      const PerfState step_state = parent_state;  // the step's, whatever the child does
-      LlmStepContext context{&spec, &step_state, choice->technique, {}, failures};
-      if (by_model) {
-        auto lessons = recent_lessons(kb, parent_state.key, choice->technique);
-        if (!lessons) return lessons.error();
-        context.lessons = std::move(*lessons);
-        progress << "asking " << options.llm->backend_name() << " to apply it\n";
-        auto step = run_llm_step(*options.llm, evaluator, parent, context, seen, progress);
-        if (!step) return step.error();
-        child = std::move(step->child);
-        evaluation = std::move(step->evaluation);
-        repairs = step->repairs;
-      } else {
-        const auto [picked, because] = pick_child(offered.at(choice->technique), random);
-        child = *picked;
-        progress << child.changes.back();
-        if (!because.empty()) progress << " (" << because << ")";
-        progress << "\n";
-        seen.insert(child.fingerprint());
-        evaluator.prefetch(likely_next(offered, child, options.prefetch));
-        auto eval = evaluator.evaluate(parent, child);
-        if (!eval) return eval.error();
-        evaluation = std::move(*eval);
-      }
-      const Evaluation* eval = &evaluation;
-      const bool measured = is_measured(eval->outcome);
-      const bool faster = eval->outcome == StepOutcome::faster;
-      // Only a FASTER child moves the best; any other step leaves it where the parent is.
-      budget.record_evaluation(faster     ? std::optional(parent_log + eval->log_speedup)
-                               : measured ? std::optional(parent_log)
-                                          : std::nullopt);
-      progress << "    -> " << outcome_name(eval->outcome);
-      if (measured) progress << " " << speedup_times(eval->log_speedup) << " against its parent";
-      progress << ": " << eval->detail << "\n";
-      // The reward is what the step kept: a slower or equal child is discarded, so it
-      // earns 0, not its (negative) log speedup. A tuning technique whose children are
-      // mostly worse but sometimes much better is then valued by what trying it yields.
-      trajectory.steps.push_back({d, parent_state.key, choice->technique, eval->outcome,
-                                  faster ? eval->log_speedup : 0.0, 0});
-      Prediction predicted;
-      for (const auto& p : *predictions)
-        if (p.technique == choice->technique) predicted = p;
-      if (!measured)
-        failures.push_back(choice->technique + ": " + std::string(outcome_name(eval->outcome)) +
-                           ": " + first_line(eval->detail));
-      const Candidate step_parent = parent;  // `parent` moves to a faster child below
-      if (faster) {
-        parent = child;
-        parent_log += eval->log_speedup;
-        tried_here.clear();
-        auto s = evaluator.state_of(parent);
-        if (!s) return s.error();
-        parent_state = *s;
-        if (parent_log > result.best_log_speedup) {
-          result.best = parent, result.best_log_speedup = parent_log, best_state = parent_state;
-          progress << "    best so far: " << speedup_times(parent_log) << " ("
-                   << percent_gain(parent_log) << "), state " << parent_state.key << "\n";
-        }
-      }
-      std::string model_lesson;
-      if (by_model && measured) {
-        // What changed in the profile: a faster child is profiled (its state above); a slower
-        // or equal one is discarded unprofiled.
-        const std::string delta = faster
-                                      ? "state " + step_state.key + " -> " + parent_state.key +
-                                            ": " + parent_state.explanation
-                                      : "not profiled: only a faster child is, and this one was " +
-                                            std::string(outcome_name(eval->outcome));
-        auto lesson = options.llm->lesson(
-            step_parent, child, context, percent_gain(predicted.expected_log_speedup),
-            percent_gain(eval->log_speedup) + " (" + std::string(outcome_name(eval->outcome)) + ")",
-            delta);
-        if (!lesson) return lesson.error();
-        model_lesson = std::move(*lesson);
-      }
-      SearchStep step{rollout,
-                      d,
-                      trajectory.steps.back().state,
-                      choice->technique,
-                      child.changes.back(),
-                      choice->mode,
-                      choice->predicted_log_speedup,
-                      *eval,
-                      result.best_log_speedup,
-                      child.fingerprint(),
-                      clock.now_seconds() - started,
-                      "",
-                      by_model,
-                      repairs,
-                      {},
-                      std::move(model_lesson)};
-      const TokenUsage tokens_after = used(options.llm, spec.name);
-      step.tokens = {tokens_after.input - tokens_before.input,
-                     tokens_after.output - tokens_before.output};
-      result.steps.push_back(step);
-      taken.emplace_back(result.steps.size() - 1, predicted);
-    }
-    if (trajectory.steps.empty()) continue;
-    auto recorded = kb.record_trajectory(trajectory);
-    if (!recorded) return recorded.error();
-    for (const auto& [index, predicted] : taken) {
-      SearchStep& step = result.steps[index];
-      auto after = kb.stats(step.state, step.technique, options.gpu.arch);
-      if (!after) return after.error();
-      Lesson lesson =
-          statistical_lesson(step.state, step.technique, predicted, step.evaluation.outcome,
-                             step.evaluation.log_speedup, *after, options.now_unix);
-      if (!is_measured(step.evaluation.outcome))
-        lesson.text += " Reason: " + first_line(step.evaluation.detail);
-      if (!step.model_lesson.empty()) lesson.text = step.model_lesson;  // the textual gradient
-      KB_TRY(kb.add_lesson(lesson));
-      step.lesson = lesson.text;
-    }
-  }
-  result.best_state = best_state.key;
-  result.stop_reason = llm_stop.empty() ? budget.stop_reason() : llm_stop;
-  result.best_so_far = budget.best_so_far();
-  result.soft_verification = soft_verification_findings(baseline.source, result.best.source);
-  if (options.llm) result.llm = options.llm->ledger().kernel(spec.name);
-  return result;
+  return Search(baseline, spec, evaluator, kb, catalogue, options, clock, progress).run();
 }
 
 }  // namespace kblaster

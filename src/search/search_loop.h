@@ -32,6 +32,10 @@ struct SearchOptions {
   std::string task;           // the KB's task name: "<repo>/<kernel>"
   std::int64_t now_unix = 0;  // for KB records
   int prefetch = 4;           // children of other techniques handed to Evaluator::prefetch per step
+  // Rollouts searched at once. Each starts from the best so far when it starts; they take
+  // turns in a fixed round, so while the GPU measures one rollout's child the model's calls
+  // for the others are in flight. 1: one rollout after another (the embedded policy's way).
+  int lanes = 1;
   bool source_only = false;   // only techniques for which rewrites_source_only() holds
   // The model (search/llm_policy.h): when set, the catalogue's LLM techniques join the
   // embedded ones, each applied by the model, and measured steps get the model's lessons.
@@ -68,10 +72,14 @@ struct SearchResult {
   std::string stop_reason;
   std::vector<std::string> soft_verification;  // findings against the best; empty = passed
   std::optional<TokenTotals> llm;              // the model's tokens for this kernel, with one
+  double started_s = 0;                        // the search's start on its Clock
+  std::vector<ModelCall> model_calls;          // this search's calls to the model, as they ended
 };
 
 // Searches from `baseline`. Each rollout starts from the best so far; a step that
-// is FASTER (verified and significantly faster) becomes the parent of the next.
+// is FASTER (verified and significantly faster) becomes the parent of the next. With
+// options.lanes > 1, that many rollouts are open at once, in a fixed round of turns: the same
+// seed and answers take the same steps in the same order.
 // No candidate is evaluated twice (by Candidate::fingerprint), the baseline included.
 // Every step, failures included, is recorded in `kb` as part of its rollout's
 // trajectory, with a statistical lesson. Progress lines go to `progress`.

@@ -172,7 +172,7 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
                                   .text = "earlier lesson for " + t.id,
                                   .created_at = 1})
                     .ok());
-  auto r = search(rig.backend);
+  auto r = search(rig.pooled());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   std::vector<const SearchStep*> by_model;
   for (const auto& s : r->steps)
@@ -208,7 +208,7 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
 
 TEST_F(LlmSearchTest, ACompileErrorGoesBackToTheModelWithNvccsDiagnostics) {
   model.apply_with = [](const std::string& parent, const std::string&) { return parent + kBroken; };
-  auto r = search(rig.backend);
+  auto r = search(rig.pooled());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   const auto repaired = std::find_if(r->steps.begin(), r->steps.end(),
                                      [](const SearchStep& s) { return s.repairs == 1; });
@@ -227,7 +227,7 @@ TEST_F(LlmSearchTest, AChangedLauncherSignatureIsRefusedBeforeAnythingIsBuilt) {
                    "int rows, int cols, int extra) {\n  if (rows <= 0");
     return parent + kFast;
   };
-  auto r = search(rig.backend);
+  auto r = search(rig.pooled());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   for (const auto& c : evaluator.evaluated)
     EXPECT_THAT(c.source, Not(HasSubstr("int extra"))) << "nothing the model wrote was built";
@@ -253,7 +253,7 @@ TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheatsBeforeTheyAreTimed) {
                      body + "  cudaStream_t s;\n  cudaStreamCreate(&s);\n");
     return parent + kFast;
   };
-  auto r = search(rig.backend);
+  auto r = search(rig.pooled());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   for (const auto& c : evaluator.evaluated) {
     EXPECT_THAT(c.source, Not(HasSubstr("rows == 8192"))) << "no cheat reached the GPU";
@@ -271,7 +271,7 @@ TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheatsBeforeTheyAreTimed) {
 }
 
 TEST_F(LlmSearchTest, ATokenCapEndsTheSearchCleanlyAndSaysSo) {
-  auto r = search(rig.backend, LlmCaps{.max_tokens_per_kernel = 100, .max_cost_usd = 0});
+  auto r = search(rig.pooled(), LlmCaps{.max_tokens_per_kernel = 100, .max_cost_usd = 0});
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_THAT(r->stop_reason, HasSubstr("the LLM token cap (100 per kernel) is reached"));
   EXPECT_EQ(std::count_if(r->steps.begin(), r->steps.end(),
@@ -282,7 +282,7 @@ TEST_F(LlmSearchTest, ATokenCapEndsTheSearchCleanlyAndSaysSo) {
 }
 
 TEST_F(LlmSearchTest, ARecordedSearchReplaysWithoutTheModel) {
-  RecordingBackend recording(rig.backend, ExchangeStore(tmp.path() / "llm"));
+  RecordingBackend recording(rig.pooled(), ExchangeStore(tmp.path() / "llm"));
   auto first = search(recording);
   ASSERT_TRUE(first.ok()) << first.error().describe();
   const auto sent = rig.fake->requests().size();
