@@ -20,6 +20,13 @@
 #                                           softmax_slow and scale_rows, choosing only the techniques
 #                                           the set answers; result, log, exchanges and KB lessons
 #                                           in $OUT/llm
+#   bench/run_on_device.sh llm-idle N KERNEL… [-- ARGS…]
+#                                           the GPU idle share of optimize with N requests in
+#                                           flight ([llm] in_flight) and scripted answers that each
+#                                           take 10 s (scripted_model.py --delay 10 --echo-parent:
+#                                           every apply gets code); result, log and exchanges in
+#                                           $OUT/llm-idle-N, with the timeline in result.json;
+#                                           the default budget unless ARGS say otherwise
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -85,5 +92,28 @@ case "$what" in
     cp -r /tmp/kblaster-llm/out/llm "$OUT/llm/exchanges"
     "$D/kblaster" kb show --kb /tmp/kblaster-llm/kb.sqlite --json >"$OUT/llm/kb_show.json" 2>"$OUT/llm/kb_show.log"
     grep -E "^optimize|result:|asking|-> |source form|LLM" "$OUT/llm/optimize_llm.log" | tail -60;;
+  llm-idle)
+    n=$1; shift
+    kernels=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do kernels+=(--kernel "$1"); shift; done
+    [ "${1:-}" = "--" ] && shift
+    R=$OUT/llm-idle-$n
+    mkdir -p "$R" /tmp/kblaster-idle-$n
+    cat >"$R/llm.toml" <<TOML
+[llm]
+backend = "command"
+command = ["python3", "$PWD/bench/llm_answers/scripted_model.py", "--delay", "10", "--echo-parent"]
+in_flight = $n
+TOML
+    T=shared_memory_tiling,register_tiling,thread_coarsening,warp_shuffle_reduction,memory_coalescing,vectorized_access,split_k,algebraic_simplification
+    "$D/kblaster" optimize examples/kernels "${kernels[@]}" --search-seed 7 \
+      --techniques "$T" --llm-config "$R/llm.toml" --kb /tmp/kblaster-idle-$n/kb.sqlite \
+      --out /tmp/kblaster-idle-$n/out --json "$@" >"$R/optimize.json" 2>"$R/optimize.log"
+    echo "optimize, $n in flight: exit $?"
+    cp -r /tmp/kblaster-idle-$n/out/llm "$R/exchanges"
+    for k in /tmp/kblaster-idle-$n/out/*/result.json; do
+      cp "$k" "$R/$(basename "$(dirname "$k")").result.json"
+    done
+    grep -E "^optimize|result:|in flight" "$R/optimize.log";;
   cmd) "$D/kblaster" "$@";;
 esac

@@ -22,6 +22,12 @@ environment (src/gpu/sandbox.h), so under kblaster pass the options in `[llm] co
   --log FILE  KBLASTER_SCRIPTED_LOG      append one JSON line per request received:
                                           {"received_at": unix seconds, "pid": N, "request": {...}}
   --answers F KBLASTER_SCRIPTED_ANSWERS  the manifest (default answers.json beside this script)
+  --echo-parent                          answer an apply the set has no file for with the parent's
+                KBLASTER_SCRIPTED_ECHO_PARENT=1   own source and one comment line naming the
+                                          technique: new code that changes nothing, which kblaster
+                                          builds, verifies and times (SAME), as it would a model's
+                                          rewrite that did not help. For measuring the search's
+                                          GPU idle share with a model that always writes code.
 
 Figures from this set come from scripted answers written by hand, not from a model.
 Standard library only.
@@ -51,7 +57,11 @@ def parse_options(argv):
     p.add_argument("--delay", type=float, default=None, help="seconds to sleep before answering")
     p.add_argument("--log", default=None, help="append each request as a JSON line to this file")
     p.add_argument("--answers", default=None, help="the manifest (default: answers.json here)")
+    p.add_argument("--echo-parent", action="store_true",
+                   help="answer an uncovered apply with the parent's source and a comment")
     args = p.parse_args(argv)
+    if not args.echo_parent:
+        args.echo_parent = os.environ.get("KBLASTER_SCRIPTED_ECHO_PARENT", "") == "1"
     if args.delay is None:
         raw = os.environ.get("KBLASTER_SCRIPTED_DELAY_S", "").strip()
         try:
@@ -173,10 +183,24 @@ def launcher_of(text, known):
 # ---- the answers ---------------------------------------------------------------------------
 
 
-def answer_rewrite(text, purpose, pairs):
+def parent_source(text):
+    """The ```cuda block under "## The current source" of an apply prompt; None without one."""
+    body = section(text, "The current source")
+    if not body or not body.startswith("```cuda\n"):
+        return None
+    return body[len("```cuda\n"):].split("\n```", 1)[0].rstrip("\n") + "\n"
+
+
+def answer_rewrite(text, purpose, pairs, echo_parent=False):
     launcher = launcher_of(text, sorted({k[0] for k in pairs}))
     technique = technique_id(technique_of(text))
     entry = pairs.get((launcher, technique))
+    parent = parent_source(text) if echo_parent and purpose == "apply" else None
+    if entry is None and parent is not None:
+        # Unique per technique and parent, so each is a candidate of its own.
+        return ("Here is the file with %s considered:\n\n```cuda\n%s// scripted: %s leaves "
+                "this kernel as it was\n```\n\nNothing in it changes what runs.\n" %
+                (technique, parent, technique))
     if entry is None:
         return ("I cannot do this one: this scripted answer set holds no rewrite of `%s` with "
                 "the technique \"%s\", so I am leaving the kernel as it is." %
@@ -245,11 +269,11 @@ def answer_gap(text):
             "Going by this step, %s." % (technique, observed_text, predicted_text, verdict, advice))
 
 
-def answer(request, pairs):
+def answer(request, pairs, echo_parent=False):
     purpose = request.get("purpose")
     text = prompt_text(request)
     if purpose in ("apply", "repair"):
-        return answer_rewrite(text, purpose, pairs)
+        return answer_rewrite(text, purpose, pairs, echo_parent)
     if purpose == "review":
         return answer_review(text)
     if purpose == "gap":
@@ -273,7 +297,7 @@ def main(argv):
     if args.log:
         log_request(args.log, request)
     pairs = load_manifest(args.answers)
-    text = answer(request, pairs)
+    text = answer(request, pairs, args.echo_parent)
     if args.delay > 0:
         time.sleep(args.delay)
     asked = len(request.get("system") or "") + len(prompt_text(request))

@@ -67,7 +67,11 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
         finish(StepOutcome::verify_failure, "review: " + verdict->reason);
         return Ok{};
       }
-      seen.insert(step_.child.fingerprint());
+      // Another rollout's model may have written the same code while this one was reviewed.
+      if (!seen.insert(step_.child.fingerprint()).second) {
+        finish(StepOutcome::compile_failure, "the answer is a candidate built before");
+        return Ok{};
+      }
       auto eval = evaluator.evaluate(parent_, step_.child);
       if (!eval) return eval.error();
       step_.evaluation = std::move(*eval);

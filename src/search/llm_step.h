@@ -33,7 +33,8 @@ class ModelStep {
   // Waits for the call in flight, then goes on until the next call is asked or the step is
   // done: a child that passes the checks is built ahead (Evaluator::build_ahead) while the
   // model reviews it, and evaluated once the review accepts it. `seen` holds every candidate
-  // built so far; an evaluated child is added.
+  // built so far; a child the review accepts is added, or refused as built before when another
+  // step evaluated the same code meanwhile.
   // Errors are the evaluator's and the policy's (a prompt that does not render).
   Status advance(Evaluator& evaluator, std::set<std::string>& seen);
   bool done() const { return phase_ == Phase::done; }

@@ -235,6 +235,23 @@ class ScriptedModelTest(unittest.TestCase):
                 self.assertNotIn("```", answer["text"])
                 self.assertNotIn("~~~", answer["text"])
 
+    def test_echo_parent_answers_an_unknown_pair_with_the_parent_and_a_comment(self):
+        values = values_for("transpose", "shared_memory_tiling")
+        for how, args, env in (("option", ["--echo-parent"], self.env),
+                               ("variable", [], dict(self.env, KBLASTER_SCRIPTED_ECHO_PARENT="1"))):
+            with self.subTest(how=how):
+                answer, _ = ask(render("apply", values), *args, env=env)
+                blocks = fenced_blocks(answer["text"])
+                self.assertEqual(len(blocks), 1, answer["text"])
+                self.assertEqual(blocks[0][0], "cuda")
+                self.assertEqual(blocks[0][1], values["parent_source"].rstrip("\n") + "\n" +
+                                 "// scripted: shared_memory_tiling leaves this kernel as it was\n")
+        # A pair the set covers is still answered with its file.
+        answer, _ = ask(render("apply", values_for("scale_rows", "vectorized_access")),
+                        "--echo-parent", env=self.env)
+        self.assertEqual(fenced_blocks(answer["text"])[0][1],
+                         read(os.path.join(ANSWERS, "scale_rows_float4.cu")))
+
     def test_repair_answers_the_same_file(self):
         values = values_for("softmax_slow", "warp_shuffle_reduction",
                             compile_errors="answer.cu(12): error: identifier \"m\" is undefined",

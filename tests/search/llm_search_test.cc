@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <regex>
+#include <set>
+#include <thread>
 
 #include "eval/fake_harness_runner.h"
 #include "example_kernels.h"
@@ -135,12 +137,17 @@ class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
     rig.fake->respond_with([this](const nlohmann::json& body) { return model(body); });
   }
 
-  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {}) {
+  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {},
+                              Evaluator* with = nullptr) {
     ledger.emplace(std::map<std::string, ModelPrice, std::less<>>{}, caps);
     policy.emplace(backend, *prompts, catalogue, *ledger,
-                   LlmPolicyOptions{.temperature = 0.2, .max_tokens = 4096, .repair_attempts = 2});
+                   LlmPolicyOptions{.temperature = 0.2,
+                                    .max_tokens = 4096,
+                                    .repair_attempts = 2,
+                                    .clock = &steady});
     options.llm = &*policy;
-    return run_search(baseline, *spec, evaluator, *store, catalogue, options, clock, progress);
+    return run_search(baseline, *spec, with ? *with : evaluator, *store, catalogue, options, clock,
+                      progress);
   }
 
   // The user texts of the requests the fake received that contain `marker`.
@@ -155,6 +162,7 @@ class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
   std::optional<PromptSet> prompts;
   MarkEvaluator evaluator;
   testing::FakeClock clock{1.0};
+  SteadyClock steady;  // the model's calls' times, taken on their threads
   std::ostringstream progress;
   ScriptedModel model;
   testing::LlmRig<OpenAiBackend> rig{testing::start_fake_openai(), testing::kFakeOpenAiKey};
@@ -330,6 +338,83 @@ TEST_F(LlmSearchTest, TheCommandBackendTakesASearchStepToo) {
   ASSERT_NE(step, r->steps.end()) << progress.str();
   EXPECT_EQ(step->evaluation.outcome, StepOutcome::faster) << progress.str();
   EXPECT_THAT(step->lesson, HasSubstr("the command model helped"));
+}
+
+// MarkEvaluator's verdicts, each evaluation taking `seconds` of real time as a GPU would, with
+// when each ran on `clock`.
+class TimedEvaluator final : public Evaluator {
+ public:
+  TimedEvaluator(MarkEvaluator& marks, Clock& clock, double seconds)
+      : marks_(marks), clock_(clock), seconds_(seconds) {}
+  std::vector<std::pair<double, double>> ran;
+  Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override {
+    const double start = clock_.now_seconds();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_));
+    ran.emplace_back(start, clock_.now_seconds());
+    return marks_.evaluate(parent, child);
+  }
+  Result<PerfState> state_of(const Candidate& c) override { return marks_.state_of(c); }
+
+ private:
+  MarkEvaluator& marks_;
+  Clock& clock_;
+  double seconds_;
+};
+
+// The rollout, technique and candidate of every step, in order.
+std::vector<std::string> path_of(const SearchResult& r) {
+  std::vector<std::string> out;
+  for (const auto& s : r.steps)
+    out.push_back(std::to_string(s.rollout) + " " + s.technique + " " + s.candidate + " " +
+                  std::string(outcome_name(s.evaluation.outcome)));
+  return out;
+}
+
+TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
+  // A model that takes 150 ms to answer, and a GPU that takes 100 ms per child.
+  rig.fake->respond_with([this](const nlohmann::json& body) {
+    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(150));
+    step.text = model(body).text;
+    return step;
+  });
+  TimedEvaluator gpu(evaluator, steady, 0.1);
+  options.lanes = 3;
+  options.budget = {3, 2, 1e9, 0, 0.01};
+  auto r = search(rig.pooled(4), {}, &gpu);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_FALSE(gpu.ran.empty()) << progress.str();
+  // While the GPU measured one rollout's child, the model answered for another.
+  int overlapping = 0;
+  for (const ModelCall& call : policy->calls())
+    for (const auto& [start, end] : gpu.ran)
+      if (call.start_s < end && start < call.end_s) ++overlapping;
+  EXPECT_GT(overlapping, 0) << progress.str();
+  // The rollouts were open at once: one's first step ended before another's last.
+  std::map<int, std::pair<std::size_t, std::size_t>> span;  // rollout -> first, last step
+  for (std::size_t i = 0; i < r->steps.size(); ++i) {
+    auto [it, fresh] = span.try_emplace(r->steps[i].rollout, i, i);
+    it->second.second = i;
+  }
+  ASSERT_EQ(span.size(), 3u) << progress.str();
+  EXPECT_LT(span[2].first, span[1].second) << progress.str();
+  EXPECT_LT(span[3].first, span[2].second) << progress.str();
+  EXPECT_THAT(progress.str(), HasSubstr("rollout 2 step 1 -> ")) << "lines say whose step it is";
+  // No candidate is evaluated twice, even when two rollouts' models wrote the same code.
+  std::set<std::string> evaluated;
+  for (const auto& c : evaluator.evaluated)
+    EXPECT_TRUE(evaluated.insert(c.fingerprint()).second) << progress.str();
+  // Every step's tokens are its own, and they add up to the kernel's.
+  std::int64_t tokens = 0;
+  for (const auto& s : r->steps) tokens += s.tokens.input;
+  EXPECT_EQ(tokens, r->llm->usage.input);
+  // The same seed and answers take the same steps in the same order, however the calls raced.
+  const auto first = path_of(*r);
+  ASSERT_NO_FATAL_FAILURE(open_store("kb2.sqlite"));
+  gpu.ran.clear();
+  evaluator.evaluated.clear();
+  auto again = search(rig.pooled(4), {}, &gpu);
+  ASSERT_TRUE(again.ok()) << again.error().describe();
+  EXPECT_EQ(path_of(*again), first);
 }
 
 }  // namespace

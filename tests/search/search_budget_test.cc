@@ -52,6 +52,33 @@ TEST(BudgetTracker, FailuresAndSlowdownsAreNoImprovement) {
   EXPECT_EQ(budget.best_so_far(), std::vector<double>(12, 0.0)) << "the original stays best";
 }
 
+TEST(BudgetTracker, RolloutsOpenAtOnceCountPatienceAsTheyEnd) {
+  BudgetTracker budget({.breadth = 4, .depth = 2, .patience = 2}, 0.0);
+  // Three rollouts open at once: opening them is not three rollouts without improvement.
+  ASSERT_TRUE(budget.may_open_rollout(0));
+  ASSERT_TRUE(budget.may_open_rollout(0));
+  ASSERT_TRUE(budget.may_open_rollout(0));
+  EXPECT_FALSE(budget.record_evaluation(0.0)) << "no gain";
+  EXPECT_TRUE(budget.record_evaluation(0.1)) << "a gain over 1% improves";
+  budget.end_rollout(false);
+  budget.end_rollout(false);
+  // Two ended without improvement: patience spent for new rollouts, not for the one still open.
+  EXPECT_FALSE(budget.may_open_rollout(1));
+  EXPECT_EQ(budget.stop(), BudgetStop::no_improvement);
+  EXPECT_TRUE(budget.may_take_step(1, 1)) << "the open rollout goes on to its depth";
+  EXPECT_FALSE(budget.may_take_step(2, 1)) << "and no further";
+}
+
+TEST(BudgetTracker, TheTimeLimitEndsRolloutsStillOpen) {
+  BudgetTracker budget({.breadth = 2, .depth = 4, .max_seconds = 10}, 0.0);
+  ASSERT_TRUE(budget.may_open_rollout(0));
+  ASSERT_TRUE(budget.may_open_rollout(0));
+  EXPECT_FALSE(budget.may_open_rollout(1)) << "breadth 2";
+  EXPECT_TRUE(budget.may_take_step(1, 5));
+  EXPECT_FALSE(budget.may_take_step(1, 10));
+  EXPECT_EQ(budget.stop_reason(), "time limit 10 s");
+}
+
 TEST(BudgetTracker, SmallGainsAddUpToAnImprovement) {
   // Each rollout adds 0.6% over the last: alone below min_gain, but every second rollout
   // clears 1% over the last counted improvement, so the patience of 2 is never used up.
