@@ -24,7 +24,8 @@ environment (src/gpu/sandbox.h), so under kblaster pass the options in `[llm] co
   --answers F KBLASTER_SCRIPTED_ANSWERS  the manifest (default answers.json beside this script)
   --echo-parent                          answer an apply the set has no file for with the parent's
                 KBLASTER_SCRIPTED_ECHO_PARENT=1   own source and one comment line naming the
-                                          technique: new code that changes nothing, which kblaster
+                                          technique and the prompt's hash (so each prompt gets
+                                          code of its own): new code that changes nothing, which kblaster
                                           builds, verifies and times (SAME), as it would a model's
                                           rewrite that did not help. For measuring the search's
                                           GPU idle share with a model that always writes code.
@@ -35,6 +36,7 @@ Standard library only.
 
 import argparse
 import fcntl
+import hashlib
 import json
 import math
 import os
@@ -197,10 +199,11 @@ def answer_rewrite(text, purpose, pairs, echo_parent=False):
     entry = pairs.get((launcher, technique))
     parent = parent_source(text) if echo_parent and purpose == "apply" else None
     if entry is None and parent is not None:
-        # Unique per technique and parent, so each is a candidate of its own.
+        # Unique per prompt, as a sampled model's answers are: each is a candidate of its own.
+        asked = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
         return ("Here is the file with %s considered:\n\n```cuda\n%s// scripted: %s leaves "
-                "this kernel as it was\n```\n\nNothing in it changes what runs.\n" %
-                (technique, parent, technique))
+                "this kernel as it was (prompt %s)\n```\n\nNothing in it changes what runs.\n" %
+                (technique, parent, technique, asked))
     if entry is None:
         return ("I cannot do this one: this scripted answer set holds no rewrite of `%s` with "
                 "the technique \"%s\", so I am leaving the kernel as it is." %

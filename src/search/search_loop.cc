@@ -111,6 +111,7 @@ struct Lane {
     TechniqueChoice choice;
     Prediction predicted;
     std::shared_ptr<const PerfState> state;  // the step's, whatever the child does
+    std::string parent;                      // the parent's fingerprint
   };
   std::optional<ModelTurn> turn;  // the step the model is applying
   std::map<std::size_t, std::future<Result<std::string>>> gap_analyses;  // by result.steps index
@@ -161,6 +162,10 @@ class Search {
   Result<Took> take_step(Lane& lane);
   Status finish_step(Lane& lane, EvaluatedStep step);
   Status end_rollout(Lane& lane);
+  // What `lane` may not choose: what it tried from its parent, and what other rollouts are
+  // applying to the same parent right now (parallel search's "virtual loss": open rollouts
+  // on one parent spread over techniques instead of asking the model the same thing).
+  std::set<std::string> busy_techniques(const Lane& lane) const;
   // Starts a progress line of `lane`'s step that follows its choice line: "    -> " right after
   // it, else with the rollout and step named, since another rollout's lines came between.
   std::ostream& continued(const Lane& lane, int step);
@@ -183,7 +188,8 @@ class Search {
   PerfState best_state_;
   std::set<std::string> seen_;  // every candidate built so far
   std::string llm_stop_;        // why the model's caps stopped the search; "" while they have not
-  const Lane* last_lane_ = nullptr;  // whose progress line came last
+  const Lane* last_lane_ = nullptr;           // whose progress line came last
+  const std::vector<Lane>* lanes_ = nullptr;  // every lane, while run() runs
 };
 
 std::ostream& Search::continued(const Lane& lane, int step) {
@@ -192,6 +198,15 @@ std::ostream& Search::continued(const Lane& lane, int step) {
   progress_ << "-> ";
   last_lane_ = &lane;
   return progress_;
+}
+
+std::set<std::string> Search::busy_techniques(const Lane& lane) const {
+  std::set<std::string> out = lane.tried_here;
+  const std::string parent = lane.parent.fingerprint();
+  for (const Lane& other : *lanes_)
+    if (&other != &lane && other.turn && other.turn->parent == parent)
+      out.insert(other.turn->choice.technique);
+  return out;
 }
 
 bool Search::open_rollout(Lane& lane) {
@@ -225,7 +240,7 @@ Result<Search::Took> Search::take_step(Lane& lane) {
     std::erase_if(applicable,
                   [&](const std::string& t) { return !options_.only_techniques.contains(t); });
   auto choice =
-      choose_technique(*predictions, applicable, lane.tried_here, options_.choice, random_);
+      choose_technique(*predictions, applicable, busy_techniques(lane), options_.choice, random_);
   if (!choice) {
     line_of(lane) << "  rollout " << lane.rollout << ": no embedded technique left to try\n";
     return Took::rollout_over;
@@ -247,9 +262,9 @@ Result<Search::Took> Search::take_step(Lane& lane) {
                            lane.failures,
                            std::make_shared<StepTokens>()};
     progress_ << "asking " << options_.llm->backend_name() << " to apply it\n";
-    lane.turn =
-        Lane::ModelTurn{std::make_unique<ModelStep>(*options_.llm, lane.parent, std::move(context)),
-                        std::move(*choice), std::move(predicted), std::move(state)};
+    lane.turn = Lane::ModelTurn{
+        std::make_unique<ModelStep>(*options_.llm, lane.parent, std::move(context)),
+        std::move(*choice), std::move(predicted), std::move(state), lane.parent.fingerprint()};
     return Took::model_asked;
   }
   const auto [picked, because] = pick_child(offered.at(choice->technique), random_);
@@ -419,6 +434,7 @@ Result<SearchResult> Search::run() {
   progress_ << "  baseline: " << state->key << " (" << state->explanation << ")\n";
   best_state_ = *state;
   std::vector<Lane> lanes(static_cast<std::size_t>(std::max(1, options_.lanes)));
+  lanes_ = &lanes;
   for (bool open = true; open;) {
     open = false;
     for (Lane& lane : lanes) {

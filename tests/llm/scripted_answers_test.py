@@ -244,8 +244,14 @@ class ScriptedModelTest(unittest.TestCase):
                 blocks = fenced_blocks(answer["text"])
                 self.assertEqual(len(blocks), 1, answer["text"])
                 self.assertEqual(blocks[0][0], "cuda")
-                self.assertEqual(blocks[0][1], values["parent_source"].rstrip("\n") + "\n" +
-                                 "// scripted: shared_memory_tiling leaves this kernel as it was\n")
+                code = blocks[0][1]
+                self.assertTrue(code.startswith(values["parent_source"].rstrip("\n") + "\n" +
+                                "// scripted: shared_memory_tiling leaves this kernel as it was "
+                                "(prompt "), code[-200:])
+        # Another prompt (another rollout's failures) gets other code.
+        other, _ = ask(render("apply", dict(values, prior_failures="- split_k: same")),
+                       "--echo-parent", env=self.env)
+        self.assertNotEqual(fenced_blocks(other["text"])[0][1], code)
         # A pair the set covers is still answered with its file.
         answer, _ = ask(render("apply", values_for("scale_rows", "vectorized_access")),
                         "--echo-parent", env=self.env)

@@ -137,14 +137,12 @@ class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
     rig.fake->respond_with([this](const nlohmann::json& body) { return model(body); });
   }
 
-  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {},
-                              Evaluator* with = nullptr) {
+  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {}, Evaluator* with = nullptr) {
     ledger.emplace(std::map<std::string, ModelPrice, std::less<>>{}, caps);
-    policy.emplace(backend, *prompts, catalogue, *ledger,
-                   LlmPolicyOptions{.temperature = 0.2,
-                                    .max_tokens = 4096,
-                                    .repair_attempts = 2,
-                                    .clock = &steady});
+    policy.emplace(
+        backend, *prompts, catalogue, *ledger,
+        LlmPolicyOptions{
+            .temperature = 0.2, .max_tokens = 4096, .repair_attempts = 2, .clock = &steady});
     options.llm = &*policy;
     return run_search(baseline, *spec, with ? *with : evaluator, *store, catalogue, options, clock,
                       progress);
@@ -399,6 +397,11 @@ TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
   EXPECT_LT(span[2].first, span[1].second) << progress.str();
   EXPECT_LT(span[3].first, span[2].second) << progress.str();
   EXPECT_THAT(progress.str(), HasSubstr("rollout 2 step 1 -> ")) << "lines say whose step it is";
+  // Rollouts opened together on the baseline asked the model for different techniques.
+  std::set<std::string> first_asks;
+  for (const auto& step : r->steps)
+    if (step.by_model && step.depth == 0)
+      EXPECT_TRUE(first_asks.insert(step.technique).second) << step.technique << progress.str();
   // No candidate is evaluated twice, even when two rollouts' models wrote the same code.
   std::set<std::string> evaluated;
   for (const auto& c : evaluator.evaluated)
