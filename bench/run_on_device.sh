@@ -26,7 +26,9 @@
 #                                           take 10 s (scripted_model.py --delay 10 --echo-parent:
 #                                           every apply gets code); result, log and exchanges in
 #                                           $OUT/llm-idle-N, with the timeline in result.json;
-#                                           the default budget unless ARGS say otherwise
+#                                           the default budget unless ARGS say otherwise, the
+#                                           techniques of `llm` unless LLM_IDLE_TECHNIQUES (a list,
+#                                           or "all")
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,9 +107,12 @@ backend = "command"
 command = ["python3", "$PWD/bench/llm_answers/scripted_model.py", "--delay", "10", "--echo-parent"]
 in_flight = $n
 TOML
-    T=shared_memory_tiling,register_tiling,thread_coarsening,warp_shuffle_reduction,memory_coalescing,vectorized_access,split_k,algebraic_simplification
+    # The techniques of `llm` unless LLM_IDLE_TECHNIQUES says otherwise; "all" for every one.
+    T=${LLM_IDLE_TECHNIQUES:-shared_memory_tiling,register_tiling,thread_coarsening,warp_shuffle_reduction,memory_coalescing,vectorized_access,split_k,algebraic_simplification}
+    only=(--techniques "$T")
+    [ "$T" = all ] && only=()
     "$D/kblaster" optimize examples/kernels "${kernels[@]}" --search-seed 7 \
-      --techniques "$T" --llm-config "$R/llm.toml" --kb /tmp/kblaster-idle-$n/kb.sqlite \
+      "${only[@]}" --llm-config "$R/llm.toml" --kb /tmp/kblaster-idle-$n/kb.sqlite \
       --out /tmp/kblaster-idle-$n/out --json "$@" >"$R/optimize.json" 2>"$R/optimize.log"
     echo "optimize, $n in flight: exit $?"
     cp -r /tmp/kblaster-idle-$n/out/llm "$R/exchanges"
