@@ -80,6 +80,7 @@ Result<ProfileReport> read_profile(std::string_view csv, const std::string& orig
     r.roofline = roofline_position(roofline->min_bytes, roofline->flops, *r.total.duration_s,
                                    roofline->ceilings);
   r.state = classify({r.kernels, r.total, r.signature, r.roofline});
+  r.state.profile = r.total;
   if (r.has_source) r.state.features = r.signature.features();
   return r;
 }

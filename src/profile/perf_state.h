@@ -32,6 +32,9 @@ struct PerfState {
   std::vector<std::string>
       features;        // left empty by classify(); callers fill it from signature.features()
   LaunchShape launch;  // from the summed profile
+  // The summed profile the state was read from, metric by metric; unset where the state
+  // comes from timing only (no ncu). Left unset by classify(); read_profile fills it.
+  std::optional<KernelProfile> profile;
 };
 
 // Everything a rule may read. `kernels` are the launcher's kernels one by one

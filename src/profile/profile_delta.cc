@@ -69,6 +69,13 @@ ProfileDelta profile_delta(const KernelProfile& before, const PerfState& before_
   return d;
 }
 
+void print_profile_metrics(std::ostream& out, const KernelProfile& profile) {
+  for (const Metric& m : kMetrics)
+    if (const auto& v = profile.*(m.field))
+      out << "- " << m.name << ": " << number(*v * m.scale) << (*m.unit ? " " : "") << m.unit
+          << "\n";
+}
+
 void print_profile_delta(std::ostream& out, const ProfileDelta& delta) {
   out << "| metric | before | after | change |\n|---|---|---|---|\n";
   for (const auto& r : delta.rows) {

@@ -34,4 +34,8 @@ void print_profile_delta(std::ostream& out, const ProfileDelta& delta);
 
 nlohmann::json to_json(const ProfileDelta& delta);
 
+// The delta's metrics of one profile, one line each ("- DRAM throughput: 41.2 %"), those it
+// lacks left out: what a prompt shows of a profile.
+void print_profile_metrics(std::ostream& out, const KernelProfile& profile);
+
 }  // namespace kblaster

@@ -1,10 +1,13 @@
 #include "search/llm_policy.h"
 
+#include <sstream>
+
 #include "core/spec_json.h"
 #include "gpu/shim.h"
 #include "llm/answer_code.h"
 #include "llm/prose_bound.h"
 #include "llm/signature_check.h"
+#include "profile/profile_delta.h"
 
 namespace kblaster {
 namespace {
@@ -17,7 +20,8 @@ std::string lines(const std::vector<std::string>& items, const char* none) {
 }
 
 // What the profile said of the parent: the state's explanation (the numbers its rule read),
-// the launch's grid against the SMs, and the code features the profile found.
+// the launch's grid against the SMs, the code features the profile found, and ncu's metrics
+// one by one.
 std::string profile_summary(const PerfState& state) {
   std::string out = state.explanation;
   if (state.launch.grid_size && state.launch.sm_count)
@@ -26,6 +30,11 @@ std::string profile_summary(const PerfState& state) {
   if (!state.features.empty()) {
     out += "\nCode features:";
     for (const auto& f : state.features) out += " " + f;
+  }
+  if (state.profile) {
+    std::ostringstream metrics;
+    print_profile_metrics(metrics, *state.profile);
+    out += "\nMetrics (ncu, the launcher's kernels summed):\n" + metrics.str();
   }
   return out;
 }

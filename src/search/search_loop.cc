@@ -4,10 +4,12 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "core/stable_hash.h"
 #include "core/text_join.h"
 #include "kb/prediction.h"
+#include "profile/profile_delta.h"
 #include "search/lesson.h"
 #include "search/llm_step.h"
 #include "search/soft_verification.h"
@@ -82,6 +84,19 @@ Result<std::vector<std::string>> recent_lessons(const Store& kb, const std::stri
   std::vector<std::string> out;
   for (std::size_t i = all->size() > most ? all->size() - most : 0; i < all->size(); ++i)
     out.push_back((*all)[i].text);
+  return out;
+}
+
+// What the profile says changed from `before` to the faster child's `after`: the state change
+// with the new state's explanation, then ncu's metrics before and after where both were
+// profiled (print_profile_delta's table).
+std::string measured_delta(const PerfState& before, const PerfState& after) {
+  std::string out = "state " + before.key + " -> " + after.key + ": " + after.explanation;
+  if (before.profile && after.profile) {
+    std::ostringstream table;
+    print_profile_delta(table, profile_delta(*before.profile, before, *after.profile, after));
+    out += "\n\n" + table.str();
+  }
   return out;
 }
 
@@ -327,8 +342,7 @@ Status Search::finish_step(Lane& lane, EvaluatedStep s) {
     // What changed in the profile: a faster child is profiled (its state above); a slower
     // or equal one is discarded unprofiled. The analysis runs while the search goes on; the
     // rollout's end collects it.
-    std::string delta = faster ? "state " + s.state->key + " -> " + lane.parent_state.key + ": " +
-                                     lane.parent_state.explanation
+    std::string delta = faster ? measured_delta(*s.state, lane.parent_state)
                                : "not profiled: only a faster child is, and this one was " +
                                      std::string(outcome_name(eval.outcome));
     std::string predicted = percent_gain(s.predicted.expected_log_speedup);

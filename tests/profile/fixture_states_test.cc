@@ -10,6 +10,7 @@
 
 #include "cli/cli_run.h"
 #include "eval/profile_report.h"
+#include "profile/profile_delta.h"
 #include "result_schema.h"
 #include "test_paths.h"
 
@@ -82,6 +83,23 @@ TEST(FixtureProfile, ALauncherOfTwoKernelsIsProfiledPerKernelAndSummed) {
   ASSERT_TRUE(one->state.launch.grid_size.has_value());
   EXPECT_EQ(*one->state.launch.grid_size, 64.0);
   EXPECT_EQ(*one->state.launch.sm_count, 132.0);
+}
+
+TEST(FixtureProfile, TheStateCarriesItsProfileWhichAPromptShowsMetricByMetric) {
+  const auto dir = testing::source_dir() / "tests" / "profile" / "fixtures" / "h200";
+  auto r = read_profile(read_text(dir / "softmax_slow.csv"), "softmax_slow.csv", std::nullopt,
+                        std::nullopt);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_TRUE(r->state.profile.has_value()) << "the state says what it was read from";
+  EXPECT_EQ(r->state.profile->duration_s, r->total.duration_s);
+  std::ostringstream lines;
+  print_profile_metrics(lines, *r->state.profile);
+  const std::string text = lines.str();
+  EXPECT_THAT(text, ::testing::StartsWith("- duration: "));
+  EXPECT_THAT(text, ::testing::HasSubstr("\n- DRAM throughput: "));
+  EXPECT_THAT(text, ::testing::HasSubstr("\n- registers per thread: "));
+  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1)
+    EXPECT_EQ(text.compare(at, 2, "- "), 0) << "one metric per line: " << text;
 }
 
 // Issue 5's acceptance: a saved `--set full` CSV of a streaming kernel is

@@ -62,8 +62,15 @@ class MarkEvaluator final : public Evaluator {
     }
     return e;
   }
-  Result<PerfState> state_of(const Candidate&) override {
+  Result<PerfState> state_of(const Candidate& c) override {
     PerfState s;
+    // ncu's metrics: 100 us for the baseline, 1.25x faster per kFast mark.
+    std::size_t marks = 0;
+    for (auto at = c.source.find(kFast); at != std::string::npos; at = c.source.find(kFast, at + 1))
+      ++marks;
+    s.profile.emplace();
+    s.profile->duration_s = 1e-4 / std::pow(1.25, static_cast<double>(marks));
+    s.profile->dram_throughput_pct = 41.2;
     s.key = "launch.grid_undersized";
     s.bottleneck = "launch";
     s.explanation = "scripted: 64 blocks for 132 SMs";
@@ -202,6 +209,9 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
       << "the launcher's signature is in the prompt";
   EXPECT_THAT(applies[0], HasSubstr("Launch: 64 blocks on 132 SMs\nCode features: expf_in_loop"))
       << "the profile's launch and features are in the prompt";
+  EXPECT_THAT(applies[0], HasSubstr("Metrics (ncu, the launcher's kernels summed):\n"
+                                    "- duration: 100 us\n- DRAM throughput: 41.2 %\n"))
+      << "ncu's metrics one by one";
   ASSERT_TRUE(r->llm.has_value());
   EXPECT_EQ(r->llm->usage.input, ledger->run().usage.input);
   EXPECT_EQ(r->llm->by_purpose.count("gap"), 1u);
@@ -210,6 +220,10 @@ TEST_F(LlmSearchTest, TheModelAppliesTechniquesAndItsLessonsGoIntoTheKbAndTheNex
   EXPECT_THAT(asked("## Predicted gain"),
               Contains(HasSubstr("state launch.grid_undersized -> launch.grid_undersized: "
                                  "scripted: 64 blocks for 132 SMs")));
+  // … and how ncu's metrics changed, metric by metric.
+  EXPECT_THAT(asked("## Predicted gain"),
+              Contains(AllOf(HasSubstr("| duration | 100 us | 80 us | -20.0% |"),
+                             HasSubstr("| DRAM throughput | 41.2 % | 41.2 % | +0.0 pts |"))));
 }
 
 TEST_F(LlmSearchTest, ACompileErrorGoesBackToTheModelWithNvccsDiagnostics) {
