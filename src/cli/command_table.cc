@@ -37,6 +37,9 @@ const std::vector<Command>& command_table() {
       {"kb", "The Knowledge Base: init, show, stats, export, import, merge", &setup_kb},
       {"run", "Everything for one CI event: validate, plan, build, then verify and measure",
        &setup_run},
+      {"sweep",
+       "One shard of a nightly sweep: run every kernel of shard K/N, then optimize each (GPU)",
+       &setup_sweep},
   };
   return table;
 }

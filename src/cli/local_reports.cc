@@ -7,15 +7,15 @@
 
 namespace kblaster {
 
-Status write_local_reports(const nlohmann::json& value, const std::string& report_dir,
+Status write_local_reports(std::span<const nlohmann::json> values, const std::string& report_dir,
                            Session& session) {
   if (!report_dir.empty()) {
-    KB_TRY(write_report_dir({&value, 1}, report_dir));
+    KB_TRY(write_report_dir(values, report_dir));
     session.progress << "report: " << report_dir << "/report.{md,html,json}\n";
   }
   const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
   if (!summary || !*summary) return Ok{};
-  if (auto written = append_job_summary({&value, 1}, summary); !written)
+  if (auto written = append_job_summary(values, summary); !written)
     session.progress << "warning: the job summary ($GITHUB_STEP_SUMMARY) was not written: "
                      << written.error().describe() << "\n";
   else
