@@ -9,6 +9,7 @@
 #include "cli/step_flags.h"
 #include "core/file_write.h"
 #include "eval/provenance.h"
+#include "kb/store.h"
 #include "search/sweep.h"
 
 namespace kblaster {
@@ -54,7 +55,19 @@ Result<ExitCode> sweep_command(const SweepOptions& o, Session& session) {
   std::vector<std::string> names;
   for (const KernelSpec* k : repo->selected) names.push_back(k->name);
   const std::size_t all = names.size();
-  const auto mine = shard_kernels(std::move(names), {}, shard->first);
+  // The kernels' recorded costs balance the split: every shard must read the same KB.
+  const auto kb_file = kb_path(o.common.repo, o.kb);
+  std::map<std::string, double> costs;
+  if (std::filesystem::exists(kb_file)) {
+    auto kb = Store::open(kb_file);
+    if (!kb) return kb.error();
+    auto known = kb->costs(o.build.arch);
+    if (!known) return known.error();
+    for (const auto& n : names)
+      if (const auto it = known->find(n); it != known->end()) costs.insert(*it);
+  }
+  const std::string digest = split_digest(names, costs, shard->first.count);
+  const auto mine = shard_kernels(std::move(names), costs, shard->first);
   std::erase_if(repo->selected, [&](const KernelSpec* k) {
     return std::find(mine.begin(), mine.end(), k->name) == mine.end();
   });
@@ -62,11 +75,13 @@ Result<ExitCode> sweep_command(const SweepOptions& o, Session& session) {
                                                            : std::filesystem::path(o.out));
   SweepSettings settings{.shard = shard->first,
                          .shard_from = shard->second,
+                         .split_digest = digest,
+                         .costs_known = costs.size(),
                          .max_seconds = o.max_seconds,
                          .kernel_seconds = o.kernel_seconds,
                          .optimize = {.budget = o.budget,
                                       .search_seed = o.seed,
-                                      .kb_file = kb_path(o.common.repo, o.kb),
+                                      .kb_file = kb_file,
                                       .out_dir = out / "optimize"},
                          .out_dir = out};
   Provenance provenance = command_provenance(session, repo->root);

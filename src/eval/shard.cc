@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/stable_hash.h"
+
 namespace kblaster {
 namespace {
 
@@ -109,6 +111,15 @@ std::vector<std::string> shard_kernels(std::vector<std::string> names,
   }
   std::sort(mine.begin(), mine.end());
   return mine;
+}
+
+std::string split_digest(const std::vector<std::string>& names,
+                         const std::map<std::string, double>& cost, int count) {
+  std::string all;
+  for (int k = 1; k <= count; ++k)
+    for (const auto& n : shard_kernels(names, cost, {k, count}))
+      all += std::to_string(k) + ":" + n + "\n";
+  return stable_hash(all).substr(0, 12);
 }
 
 }  // namespace kblaster

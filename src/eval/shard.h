@@ -37,4 +37,10 @@ Result<std::optional<Shard>> shard_from_environment(const EnvironmentLookup& env
 std::vector<std::string> shard_kernels(std::vector<std::string> names,
                                        const std::map<std::string, double>& cost, Shard shard);
 
+// A short digest of the whole split of `names` into `count` shards (shard_kernels for each):
+// every runner of one sweep should print the same, and a runner that restored another KB
+// (other costs) shows a different one.
+std::string split_digest(const std::vector<std::string>& names,
+                         const std::map<std::string, double>& cost, int count);
+
 }  // namespace kblaster

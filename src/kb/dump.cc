@@ -8,8 +8,9 @@ namespace kblaster {
 
 namespace {
 
-constexpr std::array<const char*, 7> kTables = {
-    "techniques", "states", "stats", "trajectories", "trajectory_steps", "lessons", "best_kernels"};
+constexpr std::array<const char*, 8> kTables = {"techniques",   "states",           "stats",
+                                                "trajectories", "trajectory_steps", "lessons",
+                                                "best_kernels", "kernel_costs"};
 
 // Runs `sql` and calls `row` for each result row.
 Status for_each_row(const Database& db, const char* sql,
@@ -102,6 +103,12 @@ Result<KbContents> read_kb(const Database& db) {
                         kb.best_kernels.push_back({s.text(0), s.text(1), s.text(2), s.real(3)});
                         return Ok{};
                       }));
+  KB_TRY(for_each_row(
+      db, "SELECT task, arch, seconds, recorded_at FROM kernel_costs ORDER BY task, arch",
+      [&](const Statement& s) -> Status {
+        kb.kernel_costs.push_back({s.text(0), s.text(1), s.real(2), s.int64(3)});
+        return Ok{};
+      }));
   return kb;
 }
 
@@ -146,13 +153,16 @@ Status write_kb(const Database& db, const KbContents& kb) {
   for (const BestKernel& k : kb.best_kernels)
     KB_TRY(insert(db, "INSERT INTO best_kernels VALUES (?, ?, ?, ?)", "best_kernels", k.task,
                   {k.task, k.source, k.result_json, k.speedup}));
+  for (const KernelCost& c : kb.kernel_costs)
+    KB_TRY(insert(db, "INSERT INTO kernel_costs VALUES (?, ?, ?, ?)", "kernel_costs",
+                  c.task + "/" + c.arch, {c.task, c.arch, c.seconds, c.recorded_at}));
   return Ok{};
 }
 
 Status clear_kb(const Database& db) {
   // Steps first: they reference trajectories.
   for (const char* table : {"trajectory_steps", "trajectories", "stats", "lessons", "best_kernels",
-                            "techniques", "states"})
+                            "kernel_costs", "techniques", "states"})
     KB_TRY(db.exec((std::string("DELETE FROM ") + table).c_str()));
   return Ok{};
 }

@@ -44,6 +44,7 @@ struct KbContents {
   std::vector<Trajectory> trajectories;
   std::vector<Lesson> lessons;
   std::vector<BestKernel> best_kernels;
+  std::vector<KernelCost> kernel_costs;
 };
 
 // Reads every table of `db`. Run it inside a transaction for a consistent view.

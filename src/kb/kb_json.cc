@@ -190,6 +190,16 @@ Status read_row(RowReader& r, const json&, BestKernel& k) {
   return Ok{};
 }
 
+Status read_row(RowReader& r, const json&, KernelCost& c) {
+  KB_TRY(r.shape({"task", "arch", "seconds", "recorded_at"}));
+  KB_JSON_READ(c.task, r.text("task"));
+  KB_JSON_READ(c.arch, r.text("arch"));
+  r.name(c.task + "/" + c.arch);
+  KB_JSON_READ(c.seconds, r.real("seconds"));
+  KB_JSON_READ(c.recorded_at, r.integer("recorded_at"));
+  return Ok{};
+}
+
 // Reads `table` into `out`. Each row's `key` (its primary key) must be new: a
 // repeated one is a config error naming both rows, not a failed insert later.
 template <class Row, class Key>
@@ -265,6 +275,15 @@ Result<std::string> kb_to_json(const KbContents& kb) {
     best.push_back(
         {{"task", k.task}, {"source", k.source}, {"result", k.result_json}, {"speedup", *speedup}});
   }
+  json& costs = doc["kernel_costs"] = json::array();
+  for (const KernelCost& c : kb.kernel_costs) {
+    Result<json> seconds = finite(c.seconds, "kernel_costs", c.task + "/" + c.arch, "seconds");
+    if (!seconds) return seconds.error();
+    costs.push_back({{"task", c.task},
+                     {"arch", c.arch},
+                     {"seconds", *seconds},
+                     {"recorded_at", c.recorded_at}});
+  }
   try {
     return doc.dump(2, ' ', false, json::error_handler_t::strict) + "\n";
   } catch (const json::exception& e) {  // text that is not valid UTF-8
@@ -284,8 +303,8 @@ Result<KbContents> kb_from_json(std::string_view text) {
   json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Error::config("KB JSON", "not valid JSON");
   if (!doc.is_object()) return Error::config("KB JSON", "expected an object at the top");
-  const std::set<std::string> tables = {"techniques",   "states",  "stats",
-                                        "trajectories", "lessons", "best_kernels"};
+  const std::set<std::string> tables = {"techniques", "states",       "stats",       "trajectories",
+                                        "lessons",    "best_kernels", "kernel_costs"};
   for (const auto& [key, value] : doc.items())
     if (key != "kblaster_kb" && key != "schema_version" && !tables.count(key))
       return Error::config("KB JSON", "unknown top-level field " + key);
@@ -312,6 +331,8 @@ Result<KbContents> kb_from_json(std::string_view text) {
   KB_TRY(read_table(doc, "lessons", kb.lessons, [](const Lesson& l) { return l.id; }));
   KB_TRY(
       read_table(doc, "best_kernels", kb.best_kernels, [](const BestKernel& k) { return k.task; }));
+  KB_TRY(read_table(doc, "kernel_costs", kb.kernel_costs,
+                    [](const KernelCost& c) { return std::make_pair(c.task, c.arch); }));
   return kb;
 }
 

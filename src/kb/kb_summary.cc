@@ -77,6 +77,7 @@ Result<nlohmann::json> counts(const Store& store, const std::filesystem::path& p
            {"measured_steps", "SELECT coalesce(sum(measured), 0) FROM stats"},
            {"lessons", "SELECT count(*) FROM lessons"},
            {"best_kernels", "SELECT count(*) FROM best_kernels"},
+           {"kernel_costs", "SELECT count(*) FROM kernel_costs"},
            {"kb_schema_version", "PRAGMA user_version"}}) {
     auto n = count(store, sql);
     if (!n) return n.error();

@@ -135,6 +135,18 @@ Result<KbContents> merge_contents(const KbContents& a, const KbContents& b) {
           }));
   if (!best) return best.error();
   out.best_kernels = std::move(*best);
+  // A kernel's cost: the newest record of (task, arch); on a tie the larger, so merging in
+  // either order gives one answer.
+  Result<std::vector<KernelCost>> costs = union_by(
+      a.kernel_costs, b.kernel_costs,
+      [](const KernelCost& c) { return std::make_pair(c.task, c.arch); },
+      std::function<Result<KernelCost>(const KernelCost&, const KernelCost&)>(
+          [](const KernelCost& x, const KernelCost& y) -> Result<KernelCost> {
+            if (x.recorded_at != y.recorded_at) return x.recorded_at > y.recorded_at ? x : y;
+            return x.seconds >= y.seconds ? x : y;
+          }));
+  if (!costs) return costs.error();
+  out.kernel_costs = std::move(*costs);
   out.stats = derive_stats(out.trajectories);
   return out;
 }

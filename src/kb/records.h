@@ -64,6 +64,15 @@ struct Lesson {
   std::int64_t created_at = 0;
 };
 
+// What one kernel of a task last cost a sweep on one arch: the seconds its run and search
+// took, so a sweep's shards can balance by it (eval/shard.h).
+struct KernelCost {
+  std::string task;
+  std::string arch;
+  double seconds = 0.0;
+  std::int64_t recorded_at = 0;  // Unix seconds
+};
+
 // The best verified kernel of a task.
 struct BestKernel {
   std::string task;

@@ -42,7 +42,14 @@ constexpr std::string_view kV2 = R"sql(
 CREATE INDEX trajectory_steps_by_key ON trajectory_steps (state, action);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations = {{{1, kV1}, {2, kV2}}};
+// Version 3: what each kernel last cost a sweep, per arch, for balancing shards.
+constexpr std::string_view kV3 = R"sql(
+CREATE TABLE kernel_costs (
+  task TEXT NOT NULL, arch TEXT NOT NULL, seconds REAL NOT NULL, recorded_at INTEGER NOT NULL,
+  PRIMARY KEY (task, arch)) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations = {{{1, kV1}, {2, kV2}, {3, kV3}}};
 
 }  // namespace
 

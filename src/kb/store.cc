@@ -202,6 +202,31 @@ Result<Offered> Store::offer_best_kernel(const BestKernel& k) {
   return db_.changes() > 0 ? Offered::kept_offer : Offered::kept_existing;
 }
 
+Status Store::record_cost(const KernelCost& c) {
+  Result<Statement> st = db_.prepare(
+      "INSERT INTO kernel_costs VALUES (?, ?, ?, ?) ON CONFLICT (task, arch) DO UPDATE SET "
+      "seconds = excluded.seconds, recorded_at = excluded.recorded_at "
+      "WHERE excluded.recorded_at >= recorded_at");
+  if (!st) return st.error();
+  KB_TRY(st->bind({c.task, c.arch, c.seconds, c.recorded_at}));
+  return st->run();
+}
+
+Result<std::map<std::string, double>> Store::costs(std::string_view arch) const {
+  Result<Statement> st = db_.prepare(
+      "SELECT task, seconds FROM kernel_costs WHERE ?1 = '' OR arch = ?1 "
+      "ORDER BY task, recorded_at, seconds");
+  if (!st) return st.error();
+  KB_TRY(st->bind({arch}));
+  std::map<std::string, double> out;
+  for (;;) {
+    Result<bool> row = st->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    out[st->text(0)] = st->real(1);  // ordered by time: the newest of a task comes last
+  }
+}
+
 Status Store::add_lesson(const Lesson& lesson) {
   Result<Statement> st = db_.prepare("INSERT OR IGNORE INTO lessons VALUES (?, ?, ?, ?, ?)");
   if (!st) return st.error();

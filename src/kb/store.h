@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,12 @@ class Store {
   // Keeps the higher speedup; on a tie the lexically smaller source, so the
   // outcome does not depend on the order of offers.
   Result<Offered> offer_best_kernel(const BestKernel& kernel);
+
+  // Records what a kernel cost a sweep: a newer record of (task, arch) replaces an older one.
+  Status record_cost(const KernelCost& cost);
+  // The newest cost of each task on `arch` (every arch when empty: the newest of any),
+  // in seconds, by task.
+  Result<std::map<std::string, double>> costs(std::string_view arch) const;
 
   // Stores `lesson` unless one with its id is there (see Lesson::id).
   Status add_lesson(const Lesson& lesson);

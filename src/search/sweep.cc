@@ -1,11 +1,13 @@
 #include "search/sweep.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/file_write.h"
 #include "core/result_envelope.h"
 #include "eval/seed_source.h"
 #include "eval/session.h"
+#include "kb/store.h"
 
 namespace kblaster {
 namespace {
@@ -16,6 +18,12 @@ ExitCode worse(ExitCode a, ExitCode b) {
   if (a == ExitCode::missing_environment || b == ExitCode::missing_environment)
     return ExitCode::missing_environment;
   return ExitCode::ok;
+}
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 Status write_json(const std::filesystem::path& file, const nlohmann::json& value) {
@@ -46,9 +54,10 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
   for (const KernelSpec* k : repo.selected) r.kernels.push_back(k->name);
   session.progress << "sweep: shard " << settings.shard.index << "/" << settings.shard.count << " ("
                    << settings.shard_from << "): " << r.kernels.size() << " of "
-                   << repository_kernels << " kernel(s); deadline " << settings.max_seconds
-                   << " s, each search at most " << settings.kernel_seconds << " s; results in "
-                   << settings.out_dir.string() << "\n";
+                   << repository_kernels << " kernel(s), split " << settings.split_digest << " ("
+                   << settings.costs_known << " cost(s) from the KB); deadline "
+                   << settings.max_seconds << " s, each search at most " << settings.kernel_seconds
+                   << " s; results in " << settings.out_dir.string() << "\n";
   KB_TRY(make_directories(settings.out_dir));
   if (r.kernels.empty()) {
     session.progress << "sweep: this shard takes no kernel (more shards than kernels)\n";
@@ -67,6 +76,7 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
     return r;
   }
   if (settings.optimize.search_seed == 0) settings.optimize.search_seed = draw_seed();
+  const double run_share = (session.clock.now_seconds() - start) / double(r.kernels.size());
   const std::vector<const KernelSpec*> shard = repo.selected;
   for (const KernelSpec* kernel : shard) {
     if (const std::string why = unfit(*run, kernel); !why.empty()) {
@@ -84,6 +94,7 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
       continue;
     }
     repo.selected = {kernel};
+    const double searched_from = session.clock.now_seconds();
     OptimizeSettings search = settings.optimize;
     search.budget.max_seconds = std::min(settings.kernel_seconds, left);
     auto optimized =
@@ -95,6 +106,13 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
     session.progress << "sweep " << kernel->name << ": wrote " << file.string() << "\n";
     r.optimized.push_back(file);
     r.exit = worse(r.exit, optimize_exit_code(*optimized));
+    if (optimized->skipped.empty()) {
+      auto kb = Store::open(settings.optimize.kb_file);
+      if (!kb) return kb.error();
+      KB_TRY(
+          kb->record_cost({kernel->name, run->builds.arch,
+                           session.clock.now_seconds() - searched_from + run_share, unix_now()}));
+    }
   }
   return r;
 }
@@ -105,7 +123,9 @@ nlohmann::json to_json(const SweepResult& r) {
   nlohmann::json j = result_envelope("sweep", kSweepSchemaVersion, p);
   j["shard"] = {{"index", r.settings.shard.index},
                 {"count", r.settings.shard.count},
-                {"from", r.settings.shard_from}};
+                {"from", r.settings.shard_from},
+                {"split_digest", r.settings.split_digest},
+                {"costs_known", r.settings.costs_known}};
   j["kernels"] = r.kernels;
   j["repository_kernels"] = r.repository_kernels;
   j["budget"] = {{"max_seconds", r.settings.max_seconds},

@@ -20,7 +20,9 @@ namespace kblaster {
 
 struct SweepSettings {
   Shard shard;
-  std::string shard_from;         // "--shard", "KBLASTER_SHARD", "SLURM_ARRAY_TASK_ID", …, "none"
+  std::string shard_from;         // "--shard", "the environment", or "no shard named: …"
+  std::string split_digest;       // split_digest of the repository's kernels over shard.count
+  std::size_t costs_known = 0;    // kernels whose cost the KB had for the split
   double max_seconds = 3600;      // the shard's deadline, counted from its start
   double kernel_seconds = 300;    // one kernel's search at most
   double least_search_s = 30;     // a search that would get less is not started
@@ -48,7 +50,9 @@ struct SweepResult {
 
 // Sweeps the kernels `repo` selects (the caller selects the shard's: shard_kernels), within
 // settings.max_seconds of now on `clock`. Each result is written under settings.out_dir as
-// soon as it exists. Errors: run_ci's and run_optimize's, and files that cannot be written.
+// soon as it exists, and each searched kernel's cost (its search's seconds plus its share of
+// the run's) is recorded in the KB for the next split. Errors: run_ci's, run_optimize's, the
+// KB's, and files that cannot be written.
 Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
                               const BuildFlags& build, const VerifyFlags& verify,
                               const BenchFlags& bench, const Catalogue& catalogue,
@@ -59,7 +63,8 @@ inline constexpr int kSweepSchemaVersion = 1;
 
 // {"kind": "sweep", "schema_version", "provenance", "shard": {"index", "count", "from"},
 // "kernels", "repository_kernels", "budget": {"max_seconds", "kernel_seconds"}, "run_file",
-// "optimize_files", "not_searched": [{"kernel", "why"}], "skipped" when it was, "exit_code"}.
+// "optimize_files", "not_searched": [{"kernel", "why"}], "skipped" when it was, "exit_code"};
+// "shard" also holds "split_digest" and "costs_known".
 nlohmann::json to_json(const SweepResult& result);
 
 }  // namespace kblaster

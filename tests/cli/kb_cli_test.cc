@@ -39,7 +39,7 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
 
   auto stats = run_kblaster({"kb", "stats", repo.path().string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
-  EXPECT_THAT(stats.out, HasSubstr("(schema v2)"));
+  EXPECT_THAT(stats.out, HasSubstr("(schema v3)"));
   EXPECT_THAT(stats.out, HasSubstr("0 trajectories"));
 }
 
@@ -298,7 +298,7 @@ TEST(KbCli, StatsShowTheBestKnownTechniquesAndRecentLessons) {
   ASSERT_EQ(j["recent_lessons"].size(), 1u);
   EXPECT_EQ(j["recent_lessons"][0]["text"], "float4 loads cut the load instructions by 4x");
   EXPECT_EQ(j["kind"], "kb_stats");
-  EXPECT_EQ(j["kb_schema_version"], 2) << "the KB file's schema, beside the result's";
+  EXPECT_EQ(j["kb_schema_version"], 3) << "the KB file's schema, beside the result's";
   EXPECT_EQ(j["provenance"]["command_line"][2], "stats");
   testing::TempDir dir;
   EXPECT_TRUE(testing::is_valid_result(j, "kb_stats", dir));

@@ -11,6 +11,7 @@
 
 #include "cli_run.h"
 #include "gpu/device_probe.h"
+#include "kb/store.h"
 #include "result_schema.h"
 #include "test_paths.h"
 
@@ -58,6 +59,34 @@ TEST(SweepCli, ThreeShardsTakeEveryKernelOnceAndSayWhereTheirResultsAre) {
   }
   EXPECT_EQ(taken.size(), 10u);
   EXPECT_EQ(std::set<std::string>(taken.begin(), taken.end()).size(), 10u) << "none twice";
+}
+
+TEST(SweepCli, TheKbsRecordedCostsBalanceTheSplitAndEveryShardShowsTheSameDigest) {
+  if (CudaDriverProbe().probe().present) GTEST_SKIP() << "a GPU would run the searches: gpu tests";
+  testing::TempDir work;
+  const auto kb_file = work.path() / "kb.sqlite";
+  {
+    auto kb = Store::open(kb_file);
+    ASSERT_TRUE(kb.ok());
+    for (const auto& [task, seconds] : std::vector<std::pair<std::string, double>>{
+             {"axpy", 100}, {"softmax", 60}, {"scale_rows", 50}})
+      ASSERT_TRUE(kb->record_cost({task, "sm_90", seconds, 1'700'000'000}).ok());
+  }
+  std::vector<nlohmann::json> shards;
+  for (int k = 1; k <= 2; ++k) {
+    auto r = run_kblaster({"sweep", "examples/kernels", "--kernel", "axpy", "--kernel", "softmax",
+                           "--kernel", "scale_rows", "--shard", std::to_string(k) + "/2", "--kb",
+                           kb_file.string(), "--cache-dir", (work.path() / "cache").string(),
+                           "--out", (work.path() / std::to_string(k)).string(), "--json"});
+    ASSERT_EQ(r.exit_code, 3) << r.err;
+    shards.push_back(nlohmann::json::parse(r.out));
+  }
+  // Longest first: axpy (100 s) alone; softmax (60 s) and scale_rows (50 s) together. By name
+  // alone, shard 1 would have taken axpy and softmax.
+  EXPECT_EQ(shards[0]["kernels"], nlohmann::json({"axpy"}));
+  EXPECT_EQ(shards[1]["kernels"], nlohmann::json({"softmax", "scale_rows"}));
+  EXPECT_EQ(shards[0]["shard"]["costs_known"], 3);
+  EXPECT_EQ(shards[0]["shard"]["split_digest"], shards[1]["shard"]["split_digest"]);
 }
 
 TEST(SweepCli, TheShardComesFromAKubernetesIndexedJobOrASlurmArray) {

@@ -54,6 +54,11 @@ TEST_F(SweepOnDevice, AShardRunsThenSearchesEachOfItsKernelsWithinItsBudget) {
           << "a search keeps to --kernel-time, its last step and final A/B aside";
   }
   EXPECT_THAT(r.err, HasSubstr("sweep: shard 1/2 (--shard): "));
+  // Each searched kernel's cost is in the KB for the next split.
+  auto stats = testing::run_kblaster(
+      {"kb", "stats", "--kb", (work.path() / "kb.sqlite").string(), "--json"});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_EQ(nlohmann::json::parse(stats.out)["kernel_costs"], value["optimize_files"].size());
 }
 
 }  // namespace

@@ -151,6 +151,7 @@ TEST_F(KbJsonTest, MalformedRowsNameTableRowAndFieldAndWriteNothing) {
   const std::string head =
       "{\"kblaster_kb\": 1, \"schema_version\": " + std::to_string(latest_schema_version()) +
       ", \"techniques\": [], \"states\": [], \"stats\": [], \"lessons\": [], "
+      "\"kernel_costs\": [], "
       "\"best_kernels\": [{\"task\": \"t\", \"source\": \"s\", \"result\": "
       "\"{}\", \"speedup\": 2.0}], ";
   const struct {
@@ -210,12 +211,14 @@ TEST_F(KbJsonTest, ARepeatedKeyInAnyTableIsAConfigErrorNamingBothRows) {
                       {"id": "l", "state": "s", "technique": "t", "text": "y", "created_at": 2}])"},
       {"best_kernels", R"([{"task": "t", "source": "s", "result": "{}", "speedup": 1.5},
                            {"task": "t", "source": "s2", "result": "{}", "speedup": 2.5}])"},
+      {"kernel_costs", R"([{"task": "t", "arch": "sm_90", "seconds": 10, "recorded_at": 1},
+                           {"task": "t", "arch": "sm_90", "seconds": 20, "recorded_at": 2}])"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.table);
     std::string doc = R"({"kblaster_kb": 1, "schema_version": )" + version;
-    for (const char* table :
-         {"techniques", "states", "stats", "trajectories", "lessons", "best_kernels"})
+    for (const char* table : {"techniques", "states", "stats", "trajectories", "lessons",
+                              "best_kernels", "kernel_costs"})
       doc += std::string(", \"") + table + "\": " + (table == std::string(c.table) ? c.rows : "[]");
     doc += "}";
     Result<KbContents> kb = kb_from_json(doc);
@@ -229,7 +232,7 @@ TEST_F(KbJsonTest, ARepeatedKeyInAnyTableIsAConfigErrorNamingBothRows) {
   // ("a/b", "c") and ("a", "b/c") print alike but are two keys.
   std::string two = R"({"kblaster_kb": 1, "schema_version": )" + version +
                     R"(, "techniques": [], "states": [], "trajectories": [], "lessons": [],
-                    "best_kernels": [], "stats": [
+                    "best_kernels": [], "kernel_costs": [], "stats": [
                     {"state": "a/b", "technique": "c", "arch": "x", )" +
                     stats_row + R"(}, {"state": "a", "technique": "b/c", "arch": "x", )" +
                     stats_row + "}]}";

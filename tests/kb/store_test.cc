@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 
+#include "kb/dump.h"
+#include "kb/kb_json.h"
+#include "kb/merge.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -151,6 +156,49 @@ TEST(KbStoreOpenTest, AnUnopenableFileIsAnErrorNamingTheFile) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.error().kind, ErrorKind::io);
   EXPECT_NE(store.error().message.find(path.string()), std::string::npos) << store.error().message;
+}
+
+}  // namespace
+}  // namespace kblaster
+
+namespace kblaster {
+namespace {
+
+// What each kernel cost a sweep (eval/shard.h balances by it): the newest record of a
+// (task, arch) wins, in the store, in a merge whichever way round, and through export.
+TEST_F(KbStoreTest, AKernelsNewestCostWinsInTheStoreAMergeAndAnExport) {
+  Store& kb = *store_;
+  ASSERT_TRUE(kb.record_cost({"softmax", "sm_90", 40.0, 100}).ok());
+  ASSERT_TRUE(kb.record_cost({"softmax", "sm_90", 55.0, 200}).ok());
+  ASSERT_TRUE(kb.record_cost({"softmax", "sm_90", 10.0, 150}).ok()) << "an older record";
+  ASSERT_TRUE(kb.record_cost({"softmax", "sm_80", 90.0, 300}).ok());
+  ASSERT_TRUE(kb.record_cost({"axpy", "sm_90", 5.0, 100}).ok());
+  auto on_90 = kb.costs("sm_90");
+  ASSERT_TRUE(on_90.ok()) << on_90.error().describe();
+  EXPECT_EQ(*on_90, (std::map<std::string, double>{{"axpy", 5.0}, {"softmax", 55.0}}));
+  auto any = kb.costs("");
+  ASSERT_TRUE(any.ok());
+  EXPECT_EQ(any->at("softmax"), 90.0) << "the newest of any arch";
+
+  KbContents a, b;
+  a.kernel_costs = {{"softmax", "sm_90", 55.0, 200}, {"axpy", "sm_90", 5.0, 100}};
+  b.kernel_costs = {{"softmax", "sm_90", 70.0, 250}, {"scale", "sm_90", 8.0, 90}};
+  auto ab = merge_contents(a, b), ba = merge_contents(b, a);
+  ASSERT_TRUE(ab.ok() && ba.ok());
+  ASSERT_EQ(ab->kernel_costs.size(), 3u);
+  for (const auto& merged : {*ab, *ba}) {
+    const auto softmax = std::find_if(merged.kernel_costs.begin(), merged.kernel_costs.end(),
+                                      [](const KernelCost& c) { return c.task == "softmax"; });
+    ASSERT_NE(softmax, merged.kernel_costs.end());
+    EXPECT_EQ(softmax->seconds, 70.0);
+  }
+
+  auto text = export_json(kb);
+  ASSERT_TRUE(text.ok()) << text.error().describe();
+  EXPECT_NE(text->find("\"kernel_costs\": ["), std::string::npos);
+  auto back = kb_from_json(*text);
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  EXPECT_EQ(back->kernel_costs.size(), 3u);
 }
 
 }  // namespace
