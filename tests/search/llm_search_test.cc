@@ -13,6 +13,7 @@
 #include "eval/fake_harness_runner.h"
 #include "example_kernels.h"
 #include "kb/seed.h"
+#include "llm/backend_pool.h"
 #include "llm/command_backend.h"
 #include "llm/exchange_recording.h"
 #include "llm/exchange_replay.h"
@@ -130,6 +131,15 @@ struct ScriptedModel {
     return testing::say("Lesson: " + technique + " paid off here because the grid was undersized.");
   }
 };
+
+// The rollout, technique and candidate of every step, in order.
+std::vector<std::string> path_of(const SearchResult& r) {
+  std::vector<std::string> out;
+  for (const auto& s : r.steps)
+    out.push_back(std::to_string(s.rollout) + " " + s.technique + " " + s.candidate + " " +
+                  std::string(outcome_name(s.evaluation.outcome)));
+  return out;
+}
 
 class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
  protected:
@@ -321,6 +331,22 @@ TEST_F(LlmSearchTest, ARecordedSearchReplaysWithoutTheModel) {
   }
 }
 
+TEST_F(LlmSearchTest, ASearchWithRolloutsAtOnceReplaysTheSameSteps) {
+  options.lanes = 3;
+  options.budget = {3, 3, 1e9, 0, 0.01};
+  RecordingBackend recording(rig.pooled(), ExchangeStore(tmp.path() / "llm"));
+  auto first = search(recording);
+  ASSERT_TRUE(first.ok()) << first.error().describe();
+  const auto sent = rig.fake->requests().size();
+  ASSERT_NO_FATAL_FAILURE(open_store("kb2.sqlite"));
+  evaluator.evaluated.clear();
+  BackendPool pooled_replay(std::make_unique<ReplayBackend>(ExchangeStore(tmp.path() / "llm")), 3);
+  auto again = search(pooled_replay);
+  ASSERT_TRUE(again.ok()) << again.error().describe();
+  EXPECT_EQ(rig.fake->requests().size(), sent) << "the replay asked no model";
+  EXPECT_EQ(path_of(*again), path_of(*first));
+}
+
 TEST_F(LlmSearchTest, TheCommandBackendTakesASearchStepToo) {
   const auto script = tmp.path() / "model.py";
   std::ofstream(script) << "#!/usr/bin/env python3\n"
@@ -372,15 +398,6 @@ class TimedEvaluator final : public Evaluator {
   Clock& clock_;
   double seconds_;
 };
-
-// The rollout, technique and candidate of every step, in order.
-std::vector<std::string> path_of(const SearchResult& r) {
-  std::vector<std::string> out;
-  for (const auto& s : r.steps)
-    out.push_back(std::to_string(s.rollout) + " " + s.technique + " " + s.candidate + " " +
-                  std::string(outcome_name(s.evaluation.outcome)));
-  return out;
-}
 
 TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
   // A model that takes 150 ms to answer, and a GPU that takes 100 ms per child.
