@@ -4,6 +4,7 @@
 // the shard's --deadline. Results go under --out as they are made.
 #include "cli/commands.h"
 #include "cli/kb_location.h"
+#include "cli/llm_flags.h"
 #include "cli/local_reports.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
@@ -28,6 +29,7 @@ struct SweepOptions {
   std::uint64_t seed = 0;
   std::string out;     // default REPO/.kblaster/sweep
   std::string report;  // --report DIR; "" = none
+  LlmFlags llm;        // the model of the searches, as optimize takes it
 };
 
 // The shard the flag or the environment names, and which named it.
@@ -52,6 +54,9 @@ Result<ExitCode> sweep_command(const SweepOptions& o, Session& session) {
   if (!shard) return shard.error();
   auto catalogue = read_catalogue(o.kb);
   if (!catalogue) return catalogue.error();
+  LlmConnection connection;
+  auto llm = open_run_llm(o.llm, *repo, session, connection);
+  if (!llm) return llm.error();
   std::vector<std::string> names;
   for (const KernelSpec* k : repo->selected) names.push_back(k->name);
   const std::size_t all = names.size();
@@ -82,7 +87,8 @@ Result<ExitCode> sweep_command(const SweepOptions& o, Session& session) {
                          .optimize = {.budget = o.budget,
                                       .search_seed = o.seed,
                                       .kb_file = kb_file,
-                                      .out_dir = out / "optimize"},
+                                      .out_dir = out / "optimize",
+                                      .llm = std::move(*llm)},
                          .out_dir = out};
   Provenance provenance = command_provenance(session, repo->root);
   auto result = run_sweep(std::move(*repo), all, o.build, o.verify, o.bench, *catalogue,
@@ -123,6 +129,7 @@ CommandAction setup_sweep(CLI::App& app) {
                  "Seed of the technique choices (default: random, printed)");
   app.add_option("--out", o->out, "Output folder (default REPO/.kblaster/sweep)");
   add_report_flag(app, o->report);
+  add_llm_flags(app, o->llm);
   return [o](Session& session) { return sweep_command(*o, session); };
 }
 

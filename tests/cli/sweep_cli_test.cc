@@ -107,6 +107,10 @@ TEST(SweepCli, TheShardComesFromAKubernetesIndexedJobOrASlurmArray) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_THAT(r.err, HasSubstr("SLURM_ARRAY_TASK_ID=`seven` is not an integer"));
   }
+  // The searches take a model as optimize does, and its flags are checked as optimize's.
+  auto model_flag = run_kblaster({"sweep", "examples/kernels", "--llm-model", "m"});
+  EXPECT_EQ(model_flag.exit_code, 2) << model_flag.err;
+  EXPECT_THAT(model_flag.err, HasSubstr("are for a model: give --llm BACKEND"));
   auto bad = run_kblaster({"sweep", "examples/kernels", "--shard", "4/3"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--shard: `4/3` is no shard"));
