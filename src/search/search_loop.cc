@@ -10,6 +10,7 @@
 #include "core/text_join.h"
 #include "kb/prediction.h"
 #include "profile/profile_delta.h"
+#include "search/embedded_offer.h"
 #include "search/lesson.h"
 #include "search/llm_step.h"
 #include "search/soft_verification.h"
@@ -18,62 +19,6 @@
 
 namespace kblaster {
 namespace {
-
-// The techniques that propose at least one child for `parent` not evaluated yet
-// (nor the baseline: a tunable set back to its first value is not new), and those children.
-std::map<std::string, Proposal> proposals(const Candidate& parent, const PerfState& parent_state,
-                                          const KernelSpec& spec, const SearchOptions& options,
-                                          const std::set<std::string>& seen) {
-  std::map<std::string, Proposal> out;
-  for (const auto& t : embedded_techniques()) {
-    if (options.source_only && !rewrites_source_only(t)) continue;
-    Proposal p = propose(t, parent, spec, options.gpu, parent_state.launch);
-    std::erase_if(p.children, [&](const Candidate& c) { return seen.count(c.fingerprint()); });
-    if (!p.children.empty()) out.emplace(t, std::move(p));
-  }
-  return out;
-}
-
-// What the next step may evaluate if this one is not faster: for each offered
-// technique the child it argues for first (else its first), then the remaining
-// children; never `chosen` itself.
-std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
-                                   const Candidate& chosen, int limit) {
-  std::vector<Candidate> out;
-  const std::string fp = chosen.fingerprint();
-  auto lead = [](const Proposal& p) {
-    for (std::size_t i = 0; i < p.children.size(); ++i)
-      if (std::find(p.preferred.begin(), p.preferred.end(), p.children[i].fingerprint()) !=
-          p.preferred.end())
-        return i;
-    return std::size_t{0};
-  };
-  for (int round = 0; round < 2; ++round)
-    for (const auto& [t, p] : offered) {
-      const std::size_t first = lead(p);
-      for (std::size_t i = 0; i < p.children.size(); ++i) {
-        if (static_cast<int>(out.size()) >= limit) return out;
-        if ((round == 0) != (i == first) || p.children[i].fingerprint() == fp) continue;
-        out.push_back(p.children[i]);
-      }
-    }
-  return out;
-}
-
-// The child to evaluate, and why when the proposal argued for it: drawn among
-// the children it argues for while any is on offer, else among all.
-struct PickedChild {
-  const Candidate* child;
-  std::string because;
-};
-PickedChild pick_child(const Proposal& p, RandomSource& random) {
-  std::vector<const Candidate*> argued;
-  for (const Candidate& c : p.children)
-    if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
-      argued.push_back(&c);
-  if (!argued.empty()) return {argued[random.index(argued.size())], p.because};
-  return {&p.children[random.index(p.children.size())], {}};
-}
 
 // The KB's lessons for (state, technique), the newest `most`, as a prompt shows them.
 Result<std::vector<std::string>> recent_lessons(const Store& kb, const std::string& state,
@@ -246,7 +191,8 @@ Result<Search::Took> Search::take_step(Lane& lane) {
   if (!llm_stop_.empty()) return Took::rollout_over;
   auto predictions = predict(kb_, catalogue_, lane.parent_state.key, options_.gpu.arch);
   if (!predictions) return predictions.error();
-  auto offered = proposals(lane.parent, lane.parent_state, spec_, options_, seen_);
+  auto offered = embedded_offers(lane.parent, lane.parent_state, spec_, options_.source_only,
+                                 options_.gpu, seen_);
   std::set<std::string> applicable;
   for (const auto& [t, p] : offered) applicable.insert(t);
   if (options_.llm)

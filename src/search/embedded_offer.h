@@ -1,0 +1,43 @@
+// What the embedded techniques offer a search step: each technique's children of a parent
+// that are not built yet, which of them the next steps will likely want (built ahead while the
+// GPU measures), and the child a step takes from a technique's offer.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/kernel_spec.h"
+#include "eval/candidate.h"
+#include "profile/perf_state.h"
+#include "search/technique_appliers.h"
+#include "stats/random_source.h"
+
+namespace kblaster {
+
+// The techniques that propose at least one child for `parent` not evaluated yet (not in
+// `seen`; nor the baseline: a tunable set back to its first value is not new), and those
+// children; with `source_only`, only techniques for which rewrites_source_only() holds.
+std::map<std::string, Proposal> embedded_offers(const Candidate& parent,
+                                                const PerfState& parent_state,
+                                                const KernelSpec& spec, bool source_only,
+                                                const TargetGpu& gpu,
+                                                const std::set<std::string>& seen);
+
+// What the next step may evaluate if this one is not faster: for each offered technique the
+// child it argues for first (else its first), then the remaining children; never `chosen`
+// itself; at most `limit`.
+std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
+                                   const Candidate& chosen, int limit);
+
+// The child a step evaluates, and why when the proposal argued for it.
+struct PickedChild {
+  const Candidate* child;  // into the proposal
+  std::string because;
+};
+
+// Drawn among the children `p` argues for while any is on offer, else among all.
+PickedChild pick_child(const Proposal& p, RandomSource& random);
+
+}  // namespace kblaster
