@@ -14,19 +14,57 @@ std::string_view skip_blanks(std::string_view s) {
   return s;
 }
 
-// The directive on one comment-free line, if it is an #include.
+bool identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The directive on one comment-free, spliced line, if it is an #include (or #include_next,
+// or %:include, the digraph). A target that is neither "x" nor <x> is a macro's: computed.
 std::optional<IncludeDirective> parse_line(std::string_view line) {
   line = skip_blanks(line);
-  if (line.empty() || line.front() != '#') return std::nullopt;
-  line = skip_blanks(line.substr(1));
-  if (!line.starts_with("include")) return std::nullopt;
-  line = skip_blanks(line.substr(7));
-  if (line.empty() || (line.front() != '"' && line.front() != '<')) return std::nullopt;
-  const bool quoted = line.front() == '"';
-  const auto close = line.find(quoted ? '"' : '>', 1);
-  if (close == std::string_view::npos || close == 1) return std::nullopt;
-  return IncludeDirective{quoted ? IncludeDirective::Form::quoted : IncludeDirective::Form::angled,
-                          std::string(line.substr(1, close - 1))};
+  if (line.starts_with('#'))
+    line.remove_prefix(1);
+  else if (line.starts_with("%:"))
+    line.remove_prefix(2);
+  else
+    return std::nullopt;
+  line = skip_blanks(line);
+  std::size_t word = 0;
+  while (word < line.size() && identifier_char(line[word])) ++word;
+  if (line.substr(0, word) != "include" && line.substr(0, word) != "include_next")
+    return std::nullopt;
+  line = skip_blanks(line.substr(word));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+    line.remove_suffix(1);
+  if (line.empty()) return std::nullopt;
+  if (line.front() == '"' || line.front() == '<') {
+    const bool quoted = line.front() == '"';
+    const auto close = line.find(quoted ? '"' : '>', 1);
+    if (close != std::string_view::npos && close > 1)
+      return IncludeDirective{
+          quoted ? IncludeDirective::Form::quoted : IncludeDirective::Form::angled,
+          std::string(line.substr(1, close - 1))};
+  }
+  return IncludeDirective{IncludeDirective::Form::computed, std::string(line)};
+}
+
+// `text` with every backslash-newline removed, as the preprocessor splices lines before it
+// looks for comments and directives.
+std::string spliced(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      std::size_t j = i + 1;
+      if (j < text.size() && text[j] == '\r') ++j;
+      if (j < text.size() && text[j] == '\n') {
+        i = j;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
 }
 
 std::string parent_dir(const std::string& path) {
@@ -37,8 +75,9 @@ std::string parent_dir(const std::string& path) {
 // Reads each path at most once and answers which candidates exist.
 class IncludeResolver {
  public:
-  IncludeResolver(const std::vector<std::string>& include_dirs, const SourceReader& read)
-      : include_dirs_(include_dirs), read_(read) {}
+  IncludeResolver(const std::vector<std::string>& include_dirs, const SourceReader& read,
+                  const SourceLister& list)
+      : include_dirs_(include_dirs), read_(read), list_(list) {}
 
   const std::optional<std::string>& text(const std::string& path) {
     auto it = texts_.find(path);
@@ -46,8 +85,27 @@ class IncludeResolver {
     return it->second;
   }
 
+  // Every file a computed include in `from` may reach: those under `from`'s directory or an
+  // include dir, as normalised paths; none without a lister.
+  std::vector<std::string> reachable(const std::string& from) {
+    if (!list_) return {};
+    if (!listed_) listed_ = list_();
+    std::vector<std::string> dirs = {parent_dir(from)};
+    for (const auto& d : include_dirs_)
+      if (auto n = normalize_relative(d)) dirs.push_back(*n == "." ? std::string() : *n);
+    std::vector<std::string> out;
+    for (const auto& file : *listed_)
+      for (const auto& dir : dirs)
+        if (dir.empty() || file.starts_with(dir + "/")) {
+          out.push_back(file);
+          break;
+        }
+    return out;
+  }
+
   // The repository path `d`, written in `from`, refers to; nullopt if none.
   std::optional<std::string> resolve(const std::string& from, const IncludeDirective& d) {
+    if (d.form == IncludeDirective::Form::computed) return std::nullopt;
     if (d.form == IncludeDirective::Form::quoted)
       if (auto p = existing(parent_dir(from), d.target)) return p;
     for (const auto& dir : include_dirs_)
@@ -65,6 +123,8 @@ class IncludeResolver {
 
   const std::vector<std::string>& include_dirs_;
   const SourceReader& read_;
+  const SourceLister& list_;
+  std::optional<std::vector<std::string>> listed_;
   std::map<std::string, std::optional<std::string>> texts_;
 };
 
@@ -73,6 +133,14 @@ void walk(const std::string& file, IncludeResolver& resolver, std::set<std::stri
   const auto& text = resolver.text(file);
   if (!text) return;
   for (const auto& d : find_include_directives(*text)) {
+    if (d.form == IncludeDirective::Form::computed) {
+      for (const auto& path : resolver.reachable(file)) {
+        if (!seen.insert(path).second) continue;
+        out.push_back({path, file});
+        walk(path, resolver, seen, out);
+      }
+      continue;
+    }
     auto path = resolver.resolve(file, d);
     if (!path || !seen.insert(*path).second) continue;
     out.push_back({*path, file});
@@ -83,7 +151,7 @@ void walk(const std::string& file, IncludeResolver& resolver, std::set<std::stri
 }  // namespace
 
 std::vector<IncludeDirective> find_include_directives(std::string_view text) {
-  const std::string code = blank_source(text, Blank::comments);  // literals hold the paths
+  const std::string code = blank_source(spliced(text), Blank::comments);  // literals hold the paths
   std::vector<IncludeDirective> found;
   std::size_t start = 0;
   while (start < code.size()) {
@@ -97,8 +165,8 @@ std::vector<IncludeDirective> find_include_directives(std::string_view text) {
 
 std::vector<IncludedFile> scan_include_tree(const std::string& source,
                                             const std::vector<std::string>& include_dirs,
-                                            const SourceReader& read) {
-  IncludeResolver resolver(include_dirs, read);
+                                            const SourceReader& read, const SourceLister& list) {
+  IncludeResolver resolver(include_dirs, read, list);
   std::set<std::string> seen;
   std::vector<IncludedFile> out;
   const auto root = normalize_relative(source);
@@ -110,9 +178,10 @@ std::vector<IncludedFile> scan_include_tree(const std::string& source,
 
 std::vector<std::string> scan_includes(const std::string& source,
                                        const std::vector<std::string>& include_dirs,
-                                       const SourceReader& read) {
+                                       const SourceReader& read, const SourceLister& list) {
   std::vector<std::string> paths;
-  for (auto& f : scan_include_tree(source, include_dirs, read)) paths.push_back(std::move(f.path));
+  for (auto& f : scan_include_tree(source, include_dirs, read, list))
+    paths.push_back(std::move(f.path));
   return paths;
 }
 

@@ -56,7 +56,8 @@ CodeSignature signature_of(const KernelSpec& spec, const std::filesystem::path& 
   DirectoryTree tree(root);
   SourceReader read = [&tree](const std::string& p) { return tree.read(p); };
   std::string text = read(spec.source).value_or("");
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
+  const SourceLister list = [&tree] { return tree.list_files(); };
+  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read, list))
     text.append("\n").append(read(path).value_or(""));
   return read_signature(text);
 }

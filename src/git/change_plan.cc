@@ -11,6 +11,10 @@ SourceReader reader_of(const SourceTree& tree) {
   return [&tree](const std::string& path) { return tree.read(path); };
 }
 
+SourceLister lister_of(const SourceTree& tree) {
+  return [&tree] { return tree.list_files(); };
+}
+
 // The configuration of `tree`. Its errors locate paths in the kernel repository,
 // except a missing kblaster.toml's, located at the tree's name (its commit's short
 // id): that location is dropped, since the caller names the revision.
@@ -38,8 +42,9 @@ Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
   auto base_config = load_tree_config(**base_tree);
   if (base_config) plan.base_config = std::move(*base_config);
 
-  RevisionFiles base{plan.base_config ? &*plan.base_config : nullptr, reader_of(**base_tree)};
-  RevisionFiles head{&plan.head_config, reader_of(**head_tree)};
+  RevisionFiles base{plan.base_config ? &*plan.base_config : nullptr, reader_of(**base_tree),
+                     lister_of(**base_tree)};
+  RevisionFiles head{&plan.head_config, reader_of(**head_tree), lister_of(**head_tree)};
   plan.changes = compute_change_set(base, head, plan.paths);
   if (!base_config) plan.changes.base_config_error = base_config.error();
   return plan;
@@ -52,7 +57,7 @@ Result<ChangePlan> plan_new_branch(const Repo& repo, const CommitId& head) {
   if (!head_config) return at_head_revision(head_config.error(), head);
   ChangePlan plan{{head, head}, std::move(*head_config), std::nullopt, {}, {}, true};
   RevisionFiles none{nullptr, [](const std::string&) { return std::optional<std::string>(); }};
-  RevisionFiles at_head{&plan.head_config, reader_of(**head_tree)};
+  RevisionFiles at_head{&plan.head_config, reader_of(**head_tree), lister_of(**head_tree)};
   plan.changes = compute_change_set(none, at_head, {});
   return plan;
 }

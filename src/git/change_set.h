@@ -56,6 +56,7 @@ struct ChangeSet {
 struct RevisionFiles {
   const Config* config = nullptr;  // null: none loaded; its kernels count as absent
   SourceReader read;
+  SourceLister list;  // the revision's files, for computed includes; may be empty
 };
 
 // The kernels that `changes` (from base to head) hit. Each file is read at most

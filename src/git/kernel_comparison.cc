@@ -50,8 +50,8 @@ ChangedPaths::ChangedPaths(const std::vector<PathChange>& changes) {
 KernelComparison::KernelComparison(const RevisionFiles& base, const RevisionFiles& head,
                                    const ChangedPaths& changes)
     : changes_(changes),
-      at_base_(base.read),
-      at_head_(head.read),
+      at_base_(base.read, base.list),
+      at_head_(head.read, head.list),
       project_changed_(base.config && head.config &&
                        !same_project(base.config->project, head.config->project)) {}
 

@@ -2,7 +2,8 @@
 
 namespace kblaster {
 
-DependencyScanner::DependencyScanner(SourceReader read) : read_(std::move(read)) {
+DependencyScanner::DependencyScanner(SourceReader read, SourceLister list)
+    : read_(std::move(read)), list_(std::move(list)) {
   cached_ = [this](const std::string& path) -> std::optional<std::string> {
     auto it = texts_.find(path);
     if (it == texts_.end()) it = texts_.emplace(path, read_(path)).first;
@@ -15,7 +16,8 @@ const std::vector<IncludedFile>& DependencyScanner::includes(
   auto key = std::make_pair(file, include_dirs);
   auto it = closures_.find(key);
   if (it == closures_.end())
-    it = closures_.emplace(std::move(key), scan_include_tree(file, include_dirs, cached_)).first;
+    it = closures_.emplace(std::move(key), scan_include_tree(file, include_dirs, cached_, list_))
+             .first;
   return it->second;
 }
 

@@ -31,7 +31,8 @@ struct DependencyHit {
 // kernels that share headers or a reference share the work. Not thread-safe.
 class DependencyScanner {
  public:
-  explicit DependencyScanner(SourceReader read);
+  // `list` lists the revision's files, for computed includes (scan_include_tree).
+  explicit DependencyScanner(SourceReader read, SourceLister list = {});
   DependencyScanner(const DependencyScanner&) = delete;  // the cached reader captures `this`
   DependencyScanner& operator=(const DependencyScanner&) = delete;
 
@@ -43,6 +44,7 @@ class DependencyScanner {
                                             const std::vector<std::string>& include_dirs);
 
   SourceReader read_;
+  SourceLister list_;
   SourceReader cached_;  // read_, memoised in texts_
   std::unordered_map<std::string, std::optional<std::string>> texts_;
   std::map<std::pair<std::string, std::vector<std::string>>, std::vector<IncludedFile>> closures_;

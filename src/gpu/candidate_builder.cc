@@ -118,7 +118,8 @@ CacheKeyInputs key_inputs(const KernelSpec& spec, const BuildRequest& request,
                      request.arch,
                      compiler_version};
   key.flags.insert(key.flags.end(), request.extra_flags.begin(), request.extra_flags.end());
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read))
+  const SourceLister list = [root = request.repo_root] { return DirectoryTree(root).list_files(); };
+  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read, list))
     key.files.emplace_back(path, *read(path));
   return key;
 }

@@ -39,13 +39,38 @@ TEST(IncludeScan, FindsDirectivesOutsideComments) {
       "#include_next <e.h>\n"
       "// continued \\\n"
       "#include \"continued.h\"\n");
-  ASSERT_EQ(found.size(), 4u);
+  ASSERT_EQ(found.size(), 5u);
   EXPECT_EQ(found[0].target, "a.h");
   EXPECT_EQ(found[0].form, IncludeDirective::Form::quoted);
   EXPECT_EQ(found[1].target, "b/c.h");
   EXPECT_EQ(found[1].form, IncludeDirective::Form::angled);
   EXPECT_EQ(found[2].target, "after_block.h");  // as for cpp: the comment is one space
   EXPECT_EQ(found[3].target, "d.h");
+  EXPECT_EQ(found[4].target, "e.h") << "#include_next includes too";
+  EXPECT_EQ(found[4].form, IncludeDirective::Form::angled);
+}
+
+// What the preprocessor takes for an include, and a line scanner once missed (issue 21, C).
+TEST(IncludeScan, FindsDirectivesTheWayThePreprocessorDoes) {
+  const auto found = find_include_directives(
+      "#\\
+ include \\
+  \"spliced.h\"\n"                 // a directive continued with backslashes
+      "#inc\\
+lude \"split_word.h\"\n"           // even inside the keyword
+      "%:include \"digraph.h\"\n"  // %: is #
+      "#define HDR \"by_macro.h\"\n"
+      "#include HDR\n"  // computed: only cpp knows the file
+      "#include CONCAT(a, b)\r\n"
+      "#includes_nothing \"x.h\"\n");
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].target, "spliced.h");
+  EXPECT_EQ(found[1].target, "split_word.h");
+  EXPECT_EQ(found[2].target, "digraph.h");
+  EXPECT_EQ(found[3].form, IncludeDirective::Form::computed);
+  EXPECT_EQ(found[3].target, "HDR");
+  EXPECT_EQ(found[4].form, IncludeDirective::Form::computed);
+  EXPECT_EQ(found[4].target, "CONCAT(a, b)");
 }
 
 // A digit separator once opened a character literal that ran to the line's end
@@ -58,6 +83,24 @@ TEST(IncludeScan, DigitSeparatorsDoNotHideAComment) {
     ASSERT_EQ(found.size(), 1u) << number;
     EXPECT_EQ(found[0].target, "shown.h");
   }
+}
+
+TEST(IncludeScan, AComputedIncludeReachesEveryFileOfItsDirectoriesAndNothingWithoutAList) {
+  FakeTree t;
+  t.files = {{"k/main.cu", "#define H \"cfg.h\"\n#include H\n"},
+             {"k/cfg.h", "#include <deep.h>\n"},
+             {"inc/other.h", ""},
+             {"inc/deep.h", ""},
+             {"elsewhere/x.h", ""}};
+  const SourceLister list = [&t] {
+    std::vector<std::string> all;
+    for (const auto& [path, text] : t.files) all.push_back(path);
+    return all;
+  };
+  // The includer's directory and the include dir, and what those files include in turn.
+  EXPECT_THAT(scan_includes("k/main.cu", {"inc"}, t.reader(), list),
+              ElementsAre("inc/deep.h", "inc/other.h", "k/cfg.h"));
+  EXPECT_THAT(scan_includes("k/main.cu", {"inc"}, t.reader()), IsEmpty()) << "no list, no files";
 }
 
 TEST(IncludeScan, ResolvesQuotedRelativeFirstThenIncludeDirs) {

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kernel_repo_fixture.h"
 
 namespace kblaster {
@@ -36,6 +38,28 @@ TEST_F(ChangeSetTest, HeaderChangeHitsExactlyItsDependents) {
   EXPECT_EQ(p.changes.find("gamma")->base_source, "kernels/gamma.cu");
   EXPECT_THAT(p.changes.find("gamma")->include_chains.at("include/c.cuh"),
               ElementsAre("kernels/gamma.cu", "include/c.cuh"));
+}
+
+// Issue 21, C: what the preprocessor includes, a plan must not miss. A header named only by a
+// macro could be any file its include directories reach, so all of them count.
+TEST_F(ChangeSetTest, IncludesThroughAMacroAContinuationOrADigraphAreNotMissed) {
+  git.write("kernels/beta.cu", kernel_source("beta", "#define CFG <b.cuh>\n#include CFG\n"));
+  git.write("kernels/gamma.cu", kernel_source("gamma", "%:include \\\n  <c.cuh>\n"));
+  const auto from = git.commit("beta includes through a macro, gamma with a digraph, continued");
+  git.write("include/b.cuh", "#pragma once\n#define B 3\n");
+  git.write("include/c.cuh", "#pragma once\n#define C 3\n");
+  const auto head = git.commit("edit b.cuh and c.cuh");
+  auto p = plan(from, head);
+  ASSERT_TRUE(p.ok()) << p.error().describe();
+  std::vector<std::string> names;
+  for (const auto& h : p->changes.hits) names.push_back(h.kernel);
+  std::sort(names.begin(), names.end());
+  EXPECT_THAT(names, ElementsAre("alpha", "beta", "gamma"));
+  ASSERT_NE(p->changes.find("beta"), nullptr);
+  const auto& chain = p->changes.find("beta")->include_chains.at("include/b.cuh");
+  ASSERT_GE(chain.size(), 2u);
+  EXPECT_EQ(chain.front(), "kernels/beta.cu");
+  EXPECT_EQ(chain.back(), "include/b.cuh");
 }
 
 TEST_F(ChangeSetTest, TransitiveIncludeHitsKernelsThatIncludeItsIncluder) {
