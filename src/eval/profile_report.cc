@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/include_scan.h"
+#include "core/include_search.h"
 #include "core/source_tree.h"
 #include "profile/ncu_csv.h"
 
@@ -57,7 +58,7 @@ CodeSignature signature_of(const KernelSpec& spec, const std::filesystem::path& 
   SourceReader read = [&tree](const std::string& p) { return tree.read(p); };
   std::string text = read(spec.source).value_or("");
   const SourceLister list = [&tree] { return tree.list_files(); };
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read, list))
+  for (const auto& path : scan_includes(spec.source, include_search_dirs(spec), read, list))
     text.append("\n").append(read(path).value_or(""));
   return read_signature(text);
 }

@@ -1,5 +1,7 @@
 #include "git/kernel_deps.h"
 
+#include "core/include_search.h"
+
 namespace kblaster {
 
 DependencyScanner::DependencyScanner(SourceReader read, SourceLister list)
@@ -50,12 +52,26 @@ std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
       found.push_back(
           {i == 0 ? DependencyHit::Via::source : DependencyHit::Via::reference, roots[i], {}});
   std::set<std::string> seen(roots.begin(), roots.end());
+  const std::vector<std::string> dirs = include_search_dirs(kernel);
   for (const auto& root : roots) {
-    const auto& closure = includes(root, kernel.include_dirs);
+    const auto& closure = includes(root, dirs);
     for (const auto& file : closure)
       if (changed.count(file.path) && seen.insert(file.path).second)
         found.push_back(
             {DependencyHit::Via::include, file.path, chain_to(root, file.path, closure)});
+  }
+  // Files nvcc_flags include before the source's first line, and what they include.
+  for (const auto& forced : forced_includes(kernel)) {
+    if (!cached_(forced)) continue;
+    if (changed.count(forced) && seen.insert(forced).second)
+      found.push_back({DependencyHit::Via::include, forced, {kernel.source, forced}});
+    const auto& closure = includes(forced, dirs);
+    for (const auto& file : closure)
+      if (changed.count(file.path) && seen.insert(file.path).second) {
+        std::vector<std::string> chain = {kernel.source};
+        for (auto& step : chain_to(forced, file.path, closure)) chain.push_back(std::move(step));
+        found.push_back({DependencyHit::Via::include, file.path, std::move(chain)});
+      }
   }
   return found;
 }

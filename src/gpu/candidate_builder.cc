@@ -5,9 +5,11 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <set>
 
 #include "core/file_write.h"
 #include "core/include_scan.h"
+#include "core/include_search.h"
 #include "core/source_tree.h"
 #include "gpu/elf_object.h"
 #include "gpu/shim.h"
@@ -119,8 +121,17 @@ CacheKeyInputs key_inputs(const KernelSpec& spec, const BuildRequest& request,
                      compiler_version};
   key.flags.insert(key.flags.end(), request.extra_flags.begin(), request.extra_flags.end());
   const SourceLister list = [root = request.repo_root] { return DirectoryTree(root).list_files(); };
-  for (const auto& path : scan_includes(spec.source, spec.include_dirs, read, list))
-    key.files.emplace_back(path, *read(path));
+  const std::vector<std::string> dirs = include_search_dirs(spec);
+  std::set<std::string> keyed = {spec.source};
+  const auto add = [&](const std::string& path) {
+    if (keyed.insert(path).second) key.files.emplace_back(path, *read(path));
+  };
+  for (const auto& path : scan_includes(spec.source, dirs, read, list)) add(path);
+  for (const auto& forced : forced_includes(spec)) {  // -include FILE: part of the object too
+    if (!read(forced)) continue;
+    add(forced);
+    for (const auto& path : scan_includes(forced, dirs, read, list)) add(path);
+  }
   return key;
 }
 
@@ -153,7 +164,8 @@ const char* build_outcome_name(BuildOutcome outcome) {
 
 Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildRequest& request) {
   BuildResult result;
-  const fs::path root = request.repo_root;
+  // Absolute: nvcc runs in it, so every path handed to nvcc must not depend on the caller's.
+  const fs::path root = fs::absolute(request.repo_root);
   const SourceReader read = tree_reader(root);
   if (!read(spec.source)) {
     result.outcome = BuildOutcome::source_missing;
@@ -186,6 +198,7 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
   job.defines = key.defines;
   job.flags = key.flags;
   for (const auto& dir : spec.include_dirs) job.include_dirs.push_back(root / dir);
+  job.working_dir = root;  // relative paths in nvcc_flags (-I, -include) are the repository's
   job.read_roots = repository_read_roots(root);
   KB_TRY(write_file(job.source,
                     generate_shim_of_kind(request.shim, spec, (root / spec.source).string())));

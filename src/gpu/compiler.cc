@@ -156,6 +156,7 @@ Result<CompileOutput> NvccCompiler::compile(const CompileJob& job) {
   if (ec) return Error::environment("cannot create " + temp_dir.string() + ": " + ec.message());
   ProcessOptions options;
   options.timeout_seconds = job.timeout_seconds;
+  options.working_dir = job.working_dir;
   options.sandbox = compile_sandbox(job, temp_dir);
   auto run = run_process(command(job), options);
   fs::remove_all(temp_dir, ec);

@@ -26,6 +26,9 @@ struct CompileJob {
   // What the compile may read besides the system's and the toolkit's files: the
   // repository's sources (never its .git). It writes only in output's directory.
   std::vector<std::filesystem::path> read_roots;
+  // Where nvcc runs: the repository's root, so that relative paths in the user's flags
+  // (-I, -include) mean what plan takes them to mean. Empty: kblaster's own directory.
+  std::filesystem::path working_dir;
 };
 
 struct CompileOutput {
