@@ -55,6 +55,24 @@ struct ChangedRepo {
   }
 };
 
+TEST(PlanChangesCli, ALongKernelNameDoesNotRunIntoItsReason) {
+  testing::TempDir dir;
+  testing::RepoBuilder git{dir.path()};
+  const std::string name = "a_kernel_name_well_past_the_twenty_characters_of_a_column";
+  std::string config = kConfig;
+  config.replace(config.find("uses_header"), std::string("uses_header").size(), name);
+  git.write("kblaster.toml", config);
+  git.write("include/common.cuh", "#pragma once\n");
+  git.write("k/a.cu", "#include \"common.cuh\"\nvoid a(float*) {}\n");
+  git.write("k/b.cu", "void b(float*) {}\n");
+  const auto base = git.commit("base");
+  git.write("include/common.cuh", "#pragma once\n#define X 1\n");
+  const auto head = git.commit("head");
+  auto text = run_kblaster({"plan", dir.path().string(), "--base", base, "--head", head});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("  " + name + "  include_changed"));
+}
+
 TEST(PlanChangesCli, ListsTheKernelsARangeHitsAndWhy) {
   ChangedRepo repo;
   auto r = run_kblaster(
