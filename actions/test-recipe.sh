@@ -3,7 +3,8 @@
 # roots with mmdebstrap, runs the Dockerfile's own build and runtime stages in them with chroot
 # (actions/recipe/run_dockerfile.py reads the steps from the Dockerfile), then, in the runtime
 # root as the image's non-root user, checks that every shared library of kblaster and
-# kblaster-harness resolves, and runs `kblaster --version` and `kblaster plan examples/kernels`.
+# kblaster-harness resolves, and runs `kblaster --version`, `kblaster plan examples/kernels`,
+# `kblaster build` of one kernel (nvcc at run time) and `kblaster kb init`.
 #
 #   actions/test-recipe.sh [WORKDIR]     (root; default WORKDIR /work/recipe-root, outside the repo)
 #
@@ -101,6 +102,9 @@ set -e
 [ "$rc" -eq 0 ] || { echo "test-recipe: kblaster --version exited $rc" >&2; exit 1; }
 echo "test-recipe: kblaster plan kernels"
 in_image 'kblaster plan kernels'
+# kblaster compiles candidates at run time: nvcc and its host compiler (g++) must work there.
+echo "test-recipe: kblaster build kernels --kernel axpy (nvcc and g++ in the runtime image)"
+in_image 'kblaster build kernels --kernel axpy'
 echo "test-recipe: kb init (reads the seed catalogue at \$KBLASTER_CATALOGUE)"
 in_image 'kblaster kb init kernels && kblaster kb stats kernels'
 echo "test-recipe: passed $(date -u +%FT%TZ)"
