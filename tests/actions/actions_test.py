@@ -150,13 +150,27 @@ class ActionRunStepTest(unittest.TestCase):
         self.assertIn("--publish", argv)
         self.assertEqual(out["regressions"], "0")
 
-    def test_sweep_uses_the_agreed_flags_and_no_llm_or_publish_flags(self):
-        _, argv, _ = self.run_step("sweep", 0, '{"kind":"sweep","kernels":[]}', SHARD="2/3",
-                                   KERNEL_TIME="300", LLM="openai", PUBLISH="true")
+    def test_sweep_gets_a_deadline_and_counts_the_failures_of_its_run_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run_file = os.path.join(tmp, "run.json")
+            with open(run_file, "w", encoding="utf-8") as f:
+                f.write('{"kind":"run","kernels":['
+                        '{"name":"a","verification":{"status":"passed"},"measurement":{"median_s":1e-4}},'
+                        '{"name":"b","verification":{"status":"failed"}},'
+                        '{"name":"c","verification":{"status":"passed"},'
+                        '"measurement":{"median_s":1e-4,"rejected":"below the roofline floor"}}]}')
+            sweep = '{"kind":"sweep","kernels":["a","b","c"],"run_file":"%s"}' % run_file
+            _, argv, out = self.run_step("sweep", 1, sweep, SHARD="2/3", MAX_TIME="3600",
+                                         KERNEL_TIME="300", LLM="openai", PUBLISH="true")
         self.assertEqual(argv[argv.index("--shard") + 1], "2/3")
+        # --max-time is sweep's timing limit (as run's); the shard's budget is --deadline.
+        self.assertEqual(argv[argv.index("--deadline") + 1], "3600")
+        self.assertNotIn("--max-time", argv)
         self.assertEqual(argv[argv.index("--kernel-time") + 1], "300")
+        self.assertEqual(argv[argv.index("--llm") + 1], "openai")  # sweep takes a model too
         self.assertIn("--out", argv)
-        self.assertFalse([a for a in argv if a.startswith("--llm") or a == "--publish"])
+        self.assertNotIn("--publish", argv)
+        self.assertEqual((out["verdict"], out["regressions"]), ("regression", "2"))
 
     def test_an_environment_failure_fails_the_step(self):
         rc, _, out = self.run_step("check", 3, "", PUBLISH="false")
