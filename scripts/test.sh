@@ -39,9 +39,11 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DCMAKE_CUDA_COMPILER="$nvcc"
 cmake --build build
-# setup.sh installed Prism (tools/github-api), so the GitHub tests that go through it must
-# run here: KBLASTER_REQUIRE_PRISM=1 turns their skip into a failure.
-KBLASTER_REQUIRE_PRISM=1 ctest --test-dir build --output-on-failure -j "$(nproc)" -LE screenshot
+# setup.sh installed Prism (tools/github-api) and the workflow linters (tools/workflow-lint),
+# so the tests that use them must run here: KBLASTER_REQUIRE_PRISM=1 and
+# KBLASTER_REQUIRE_WORKFLOW_LINT=1 turn their skips into failures.
+KBLASTER_REQUIRE_PRISM=1 KBLASTER_REQUIRE_WORKFLOW_LINT=1 \
+  ctest --test-dir build --output-on-failure -j "$(nproc)" -LE screenshot
 # The report screenshot test: headless Chromium draws every chart of an HTML report, each
 # of which must show its data (tests/report/screenshot_test.py). setup.sh installs
 # Chromium, so here its absence fails the test rather than skipping it. The screenshots
