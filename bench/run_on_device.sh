@@ -3,7 +3,9 @@
 # the build carried in .device/ (scripts/stage-device.sh makes it). Writes logs
 # and JSON under $OUT and prints a short summary last.
 #   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
-#                                           study's tables and JSON go to $OUT too
+#                                           study's tables and JSON go to $OUT too. Exits 1
+#                                           when a test failed or skipped: on the GPU machine a
+#                                           skip means a test did not test what it is for
 #   bench/run_on_device.sh tests-split      the same, the verify tests on GPU 0 and the check, sandbox and
 #                                           profile tests on GPU 1 at once (a 2-GPU machine);
 #                                           logs in $OUT/gpu0 and $OUT/gpu1
@@ -32,16 +34,28 @@
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
-D=$PWD/.device
+D=${KBLASTER_DEVICE_DIR:-$PWD/.device}  # the staged build; a test may point it elsewhere
 export LD_LIBRARY_PATH=$D/lib KBLASTER_SOURCE_DIR=$PWD KBLASTER_BINARY=$D/kblaster KBLASTER_HARNESS=$D/kblaster-harness
 export PATH=/usr/local/cuda/bin:$PATH
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 what=${1:-tests}
 shift || true
+# verdict STATUS LOG: a gpu test run passes only when gtest exited 0 and nothing skipped, since
+# on the GPU machine a skip means the test did not test what it is for. Says why otherwise.
+verdict() {
+  local skipped
+  skipped=$(grep -cE "^\[  SKIPPED \] [A-Za-z0-9_]+\.[A-Za-z0-9_]+ \(" "$2")
+  if [ "$1" -ne 0 ]; then echo "device tests FAILED: gtest exited $1 ($2)"; return 1; fi
+  if [ "$skipped" -gt 0 ]; then echo "device tests FAILED: $skipped skipped on the GPU machine ($2)"; return 1; fi
+  echo "device tests passed ($2)"
+}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >>"$OUT/gpu.txt" 2>&1
 case "$what" in
-  tests) KBLASTER_DEVICE_LOG_DIR=$OUT "$D/kblaster_device_tests" --gtest_filter="${1:-*}" 2>&1 | tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) ";;
+  tests)
+    KBLASTER_DEVICE_LOG_DIR=$OUT "$D/kblaster_device_tests" --gtest_filter="${1:-*}" 2>&1 |
+      tee "$OUT/device_tests.log" | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) "
+    verdict "${PIPESTATUS[0]}" "$OUT/device_tests.log";;
   tests-split)
     # `wait` for the two runs: polling with `pgrep -f` would match this shell's own command line.
     split_run() {  # split_run GPU FILTER
@@ -49,10 +63,12 @@ case "$what" in
       CUDA_VISIBLE_DEVICES=$1 KBLASTER_DEVICE_LOG_DIR=$OUT/gpu$1 "$D/kblaster_device_tests" \
         --gtest_filter="$2" >"$OUT/gpu$1/device_tests.log" 2>&1
     }
-    split_run 0 'DeviceTest.*' &
-    split_run 1 'CheckOnDevice.*:ProfileOnDevice.*:SandboxOnDevice.*' &
-    wait
-    grep -hE "^\[ *(OK|FAILED|SKIPPED|PASSED) " "$OUT"/gpu0/device_tests.log "$OUT"/gpu1/device_tests.log;;
+    split_run 0 'DeviceTest.*' & gpu0=$!
+    split_run 1 'CheckOnDevice.*:ProfileOnDevice.*:SandboxOnDevice.*' & gpu1=$!
+    wait "$gpu0"; rc0=$?
+    wait "$gpu1"; rc1=$?
+    grep -hE "^\[ *(OK|FAILED|SKIPPED|PASSED) " "$OUT"/gpu0/device_tests.log "$OUT"/gpu1/device_tests.log
+    verdict "$rc0" "$OUT/gpu0/device_tests.log" && verdict "$rc1" "$OUT/gpu1/device_tests.log";;
   bench) "$D/kblaster" bench examples/kernels --json "$@" >"$OUT/bench.json" 2>"$OUT/bench.log"; echo "exit $?"; grep -E "^bench|REJECTED|FAILED|error" "$OUT/bench.log";;
   noise)
     "$D/kblaster" bench examples/kernels --repeat 10 --json >"$OUT/bench_repeat10.json" 2>"$OUT/bench_repeat10.log"

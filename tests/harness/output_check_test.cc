@@ -96,5 +96,58 @@ TEST(OutputCheck, NonFiniteWhereTheReferenceIsFiniteIsItsOwnReason) {
   EXPECT_EQ(v.reason, "nonfinite");
 }
 
+// Integers compare exactly: one count off is a wrong result, named with its values.
+TEST(OutputCheck, AnIntegerMismatchIsAWrongResult) {
+  ArgDesc out = f32_output("counts", 3);
+  out.type = ElementType::i32;
+  const std::vector<std::int32_t> got = {7, 1, 123456}, want = {7, 0, 123456};
+  std::vector<unsigned char> g(got.size() * sizeof(std::int32_t)), w(g.size());
+  std::memcpy(g.data(), got.data(), g.size());
+  std::memcpy(w.data(), want.data(), w.size());
+  const Verdict v = compare_outputs({&out}, {g}, {w}, Tolerance{0.5, 0.5});
+  ASSERT_FALSE(v.passed) << "a tolerance does not loosen an integer comparison";
+  EXPECT_EQ(v.reason, "wrong_result");
+  EXPECT_EQ(v.detail["index"].get<std::size_t>(), 1u);
+  EXPECT_EQ(v.detail["bad_elements"].get<std::size_t>(), 1u);
+}
+
+// An element that kept both launches' poison was never written; one that kept only one
+// poison was written (with that value, once).
+TEST(OutputCheck, AnElementThatKeptBothPoisonsWasNeverWritten) {
+  const ArgDesc out = f32_output("out", 4);
+  const unsigned char p1 = 0xA5, p2 = 0x5A;
+  std::vector<unsigned char> first(4 * sizeof(float), p1), second(4 * sizeof(float), p2);
+  // Elements 0 and 3 written in both launches; 1 only kept p1 in the first (written in the
+  // second); 2 kept both poisons.
+  for (std::size_t k = 0; k < sizeof(float); ++k) {
+    first[0 * sizeof(float) + k] = second[0 * sizeof(float) + k] = 0x11;
+    first[3 * sizeof(float) + k] = second[3 * sizeof(float) + k] = 0x22;
+    second[1 * sizeof(float) + k] = 0x33;
+  }
+  const Verdict v = find_unwritten({&out}, {first}, {second}, p1, p2);
+  ASSERT_FALSE(v.passed);
+  EXPECT_EQ(v.reason, "output_unwritten");
+  EXPECT_THAT(v.message,
+              HasSubstr("1 of 4 elements of `out` were never written, the first at index 2"));
+  EXPECT_TRUE(find_unwritten({&out}, {first}, {first}, p1, p2).passed)
+      << "the same bytes twice are not both poisons";
+  ArgDesc inout = out;
+  inout.role = Role::inout;
+  EXPECT_TRUE(find_unwritten({&inout}, {first}, {second}, p1, p2).passed)
+      << "only role=out buffers must be written";
+}
+
+// An input the launch changed is named with how many elements and the first.
+TEST(OutputCheck, AnInputTheLaunchChangedIsMutated) {
+  ArgDesc in = f32_output("x", 3);
+  in.role = Role::in;
+  const auto uploaded = bytes({1.0f, 2.0f, 3.0f});
+  EXPECT_TRUE(find_mutated({&in}, {uploaded}, {uploaded}).passed);
+  const Verdict v = find_mutated({&in}, {uploaded}, {bytes({1.0f, 2.5f, 3.5f})});
+  ASSERT_FALSE(v.passed);
+  EXPECT_EQ(v.reason, "input_mutated");
+  EXPECT_THAT(v.message, HasSubstr("changed 2 elements of input `x`, the first at index 1"));
+}
+
 }  // namespace
 }  // namespace kblaster::harness

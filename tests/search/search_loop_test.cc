@@ -204,19 +204,30 @@ TEST_F(SearchLoopTest, ASourceOnlySearchNeverChangesBuildSettings) {
 }
 
 TEST_F(SearchLoopTest, AWarmKbSteersTheFirstChoice) {
-  // Train: a KB where launch_geometry_tuning paid off in this state on this arch.
-  for (int i = 0; i < 5; ++i) {
-    Trajectory t{"warm-" + std::to_string(i), "other", "sm_90", 1, {}};
-    t.steps.push_back({0, "launch.grid_undersized", "launch_geometry_tuning", StepOutcome::faster,
-                       std::log(1.8), 0});
-    t.steps.push_back({1, "launch.grid_undersized", "tile_size_tuning", StepOutcome::same, 0.0, 0});
-    ASSERT_TRUE(store->record_trajectory(t).ok());
-  }
   options.choice.explore_share = 0.0;
   options.choice.draws = 0;  // the best prediction, always
+  // What a cold KB picks first, from the catalogue's priors alone.
+  ASSERT_NO_FATAL_FAILURE(open_store("cold.sqlite"));
+  auto cold = search();
+  ASSERT_TRUE(cold.ok()) << cold.error().message;
+  ASSERT_FALSE(cold->steps.empty());
+  // Train another KB where a technique the cold KB does not pick first paid off in this state
+  // on this arch, and the cold pick did not: the warm search must follow the evidence.
+  const std::string trained = "launch_bounds";
+  ASSERT_NE(cold->steps.front().technique, trained) << "the test needs a pick the KB changes";
+  ASSERT_NO_FATAL_FAILURE(open_store("warm.sqlite"));
+  for (int i = 0; i < 5; ++i) {
+    Trajectory t{"warm-" + std::to_string(i), "other", "sm_90", 1, {}};
+    t.steps.push_back(
+        {0, "launch.grid_undersized", trained, StepOutcome::faster, std::log(1.8), 0});
+    t.steps.push_back(
+        {1, "launch.grid_undersized", cold->steps.front().technique, StepOutcome::same, 0.0, 0});
+    ASSERT_TRUE(store->record_trajectory(t).ok());
+  }
+  progress.str("");
   auto r = search();
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->steps.front().technique, "launch_geometry_tuning") << progress.str();
+  EXPECT_EQ(r->steps.front().technique, trained) << progress.str();
 }
 
 TEST_F(SearchLoopTest, StopsEarlyWithoutImprovementAndSaysWhy) {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# bench/run_on_device.sh's verdict on a gpu test run (issue 21, E): it fails when gtest fails or
+# when any test skips (on the GPU machine a skip means the test did not test what it is for),
+# and passes only a clean run. A stand-in for kblaster_device_tests prints what gtest prints.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/kblaster_device_tests" <<'FAKE'
+#!/usr/bin/env bash
+case "$FAKE_RUN" in
+  pass) printf '[       OK ] A.B (1 ms)\n[  PASSED  ] 1 test.\n'; exit 0;;
+  fail) printf '[  FAILED  ] A.B (1 ms)\n[  FAILED  ] 1 test, listed below:\n'; exit 1;;
+  skip) printf '[  SKIPPED ] A.B (0 ms)\n[  PASSED  ] 0 tests.\n[  SKIPPED ] 1 test, listed below:\n'; exit 0;;
+esac
+FAKE
+chmod +x "$work/kblaster_device_tests"
+failures=0
+expect() {  # expect RUN STATUS WORDS
+  local out rc
+  out=$(FAKE_RUN=$1 KBLASTER_DEVICE_DIR=$work OUT=$work/out-$1 "$root/bench/run_on_device.sh" tests 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$2" ] || ! grep -q "$3" <<<"$out"; then
+    echo "run '$1': expected exit $2 and '$3', got exit $rc:"; echo "$out"; failures=$((failures + 1))
+  fi
+}
+expect pass 0 "device tests passed"
+expect fail 1 "device tests FAILED: gtest exited 1"
+expect skip 1 "device tests FAILED: 1 skipped on the GPU machine"
+[ "$failures" -eq 0 ] && echo "run_on_device.sh: a failure and a skip fail it, a clean run passes"
+exit "$failures"
