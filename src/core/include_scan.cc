@@ -72,82 +72,81 @@ std::string parent_dir(const std::string& path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
-// Reads each path at most once and answers which candidates exist.
-class IncludeResolver {
- public:
-  IncludeResolver(const std::vector<std::string>& include_dirs, const SourceReader& read,
-                  const SourceLister& list)
-      : include_dirs_(include_dirs), read_(read), list_(list) {}
+}  // namespace
 
-  const std::optional<std::string>& text(const std::string& path) {
-    auto it = texts_.find(path);
-    if (it == texts_.end()) it = texts_.emplace(path, read_(path)).first;
-    return it->second;
-  }
+const std::optional<std::string>& IncludeGraph::text(const std::string& path) {
+  auto it = texts_.find(path);
+  if (it == texts_.end()) it = texts_.emplace(path, read_(path)).first;
+  return it->second;
+}
 
-  // Every file a computed include in `from` may reach: those under `from`'s directory or an
-  // include dir, as normalised paths; none without a lister.
-  std::vector<std::string> reachable(const std::string& from) {
-    if (!list_) return {};
-    if (!listed_) listed_ = list_();
-    std::vector<std::string> dirs = {parent_dir(from)};
-    for (const auto& d : include_dirs_)
-      if (auto n = normalize_relative(d)) dirs.push_back(*n == "." ? std::string() : *n);
-    std::vector<std::string> out;
-    for (const auto& file : *listed_)
-      for (const auto& dir : dirs)
-        if (dir.empty() || file.starts_with(dir + "/")) {
-          out.push_back(file);
-          break;
-        }
-    return out;
-  }
-
-  // The repository path `d`, written in `from`, refers to; nullopt if none.
-  std::optional<std::string> resolve(const std::string& from, const IncludeDirective& d) {
-    if (d.form == IncludeDirective::Form::computed) return std::nullopt;
-    if (d.form == IncludeDirective::Form::quoted)
-      if (auto p = existing(parent_dir(from), d.target)) return p;
-    for (const auto& dir : include_dirs_)
-      if (auto p = existing(dir, d.target)) return p;
-    return std::nullopt;
-  }
-
- private:
-  std::optional<std::string> existing(const std::string& dir, const std::string& target) {
-    if (target.starts_with('/')) return std::nullopt;
-    auto path = normalize_relative(dir.empty() ? target : dir + "/" + target);
-    if (!path || *path == "." || !text(*path)) return std::nullopt;
-    return path;
-  }
-
-  const std::vector<std::string>& include_dirs_;
-  const SourceReader& read_;
-  const SourceLister& list_;
-  std::optional<std::vector<std::string>> listed_;
-  std::map<std::string, std::optional<std::string>> texts_;
-};
-
-void walk(const std::string& file, IncludeResolver& resolver, std::set<std::string>& seen,
-          std::vector<IncludedFile>& out) {
-  const auto& text = resolver.text(file);
-  if (!text) return;
-  for (const auto& d : find_include_directives(*text)) {
-    if (d.form == IncludeDirective::Form::computed) {
-      for (const auto& path : resolver.reachable(file)) {
-        if (!seen.insert(path).second) continue;
-        out.push_back({path, file});
-        walk(path, resolver, seen, out);
+std::vector<std::string> IncludeGraph::reachable(const std::string& from) {
+  if (!list_) return {};
+  if (!listed_) listed_ = list_();
+  std::vector<std::string> dirs = {parent_dir(from)};
+  for (const auto& d : include_dirs_)
+    if (auto n = normalize_relative(d)) dirs.push_back(*n == "." ? std::string() : *n);
+  std::vector<std::string> out;
+  for (const auto& file : *listed_)
+    for (const auto& dir : dirs)
+      if (dir.empty() || file.starts_with(dir + "/")) {
+        out.push_back(file);
+        break;
       }
-      continue;
+  return out;
+}
+
+std::optional<std::string> IncludeGraph::existing(const std::string& dir,
+                                                  const std::string& target) {
+  if (target.starts_with('/')) return std::nullopt;
+  auto path = normalize_relative(dir.empty() ? target : dir + "/" + target);
+  if (!path || *path == "." || !text(*path)) return std::nullopt;
+  return path;
+}
+
+const std::vector<std::string>& IncludeGraph::children(const std::string& file) {
+  if (auto it = children_.find(file); it != children_.end()) return it->second;
+  std::vector<std::string> out;
+  if (const auto& body = text(file)) {
+    for (const auto& d : find_include_directives(*body)) {
+      if (d.form == IncludeDirective::Form::computed) {
+        for (auto& path : reachable(file)) out.push_back(std::move(path));
+        continue;
+      }
+      std::optional<std::string> path;
+      if (d.form == IncludeDirective::Form::quoted) path = existing(parent_dir(file), d.target);
+      for (std::size_t i = 0; !path && i < include_dirs_.size(); ++i)
+        path = existing(include_dirs_[i], d.target);
+      if (path) out.push_back(std::move(*path));
     }
-    auto path = resolver.resolve(file, d);
-    if (!path || !seen.insert(*path).second) continue;
-    out.push_back({*path, file});
-    walk(*path, resolver, seen, out);
+  }
+  return children_.emplace(file, std::move(out)).first->second;
+}
+
+void IncludeGraph::walk(const std::string& file, std::set<std::string>& seen,
+                        std::vector<IncludedFile>& out) {
+  // By index: a child's walk may add to children_, which does not move this vector's elements
+  // (std::map), but stays clear of holding an iterator across it.
+  const std::vector<std::string>& kids = children(file);
+  for (std::size_t i = 0; i < kids.size(); ++i) {
+    const std::string& path = kids[i];
+    if (!seen.insert(path).second) continue;
+    out.push_back({path, file});
+    walk(path, seen, out);
   }
 }
 
+std::vector<IncludedFile> IncludeGraph::tree(const std::string& source) {
+  std::set<std::string> seen;
+  std::vector<IncludedFile> out;
+  const auto root = normalize_relative(source);
+  if (!root) return out;
+  seen.insert(*root);
+  walk(*root, seen, out);
+  return out;
+}
+
+namespace {
 }  // namespace
 
 std::vector<IncludeDirective> find_include_directives(std::string_view text) {
@@ -166,14 +165,7 @@ std::vector<IncludeDirective> find_include_directives(std::string_view text) {
 std::vector<IncludedFile> scan_include_tree(const std::string& source,
                                             const std::vector<std::string>& include_dirs,
                                             const SourceReader& read, const SourceLister& list) {
-  IncludeResolver resolver(include_dirs, read, list);
-  std::set<std::string> seen;
-  std::vector<IncludedFile> out;
-  const auto root = normalize_relative(source);
-  if (!root) return out;
-  seen.insert(*root);
-  walk(*root, resolver, seen, out);
-  return out;
+  return IncludeGraph(include_dirs, read, list).tree(source);
 }
 
 std::vector<std::string> scan_includes(const std::string& source,

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +48,35 @@ std::vector<IncludedFile> scan_include_tree(const std::string& source,
                                             const std::vector<std::string>& include_dirs,
                                             const SourceReader& read,
                                             const SourceLister& list = {});
+
+// The include graph of one revision under one list of include dirs: each file read once and its
+// directives parsed and resolved once, so that the closures of many sources that share headers
+// share that work (scan_include_tree is one closure of a fresh graph). Not thread-safe; holds
+// `read` and `list` by value.
+class IncludeGraph {
+ public:
+  IncludeGraph(std::vector<std::string> include_dirs, SourceReader read, SourceLister list = {})
+      : include_dirs_(std::move(include_dirs)), read_(std::move(read)), list_(std::move(list)) {}
+
+  // What scan_include_tree answers for `source`, in the same order with the same includers.
+  std::vector<IncludedFile> tree(const std::string& source);
+
+ private:
+  const std::optional<std::string>& text(const std::string& path);
+  // The files `file` includes directly, resolved, in directive order; a computed include
+  // expands to every file it may reach (reachable).
+  const std::vector<std::string>& children(const std::string& file);
+  std::vector<std::string> reachable(const std::string& from);
+  std::optional<std::string> existing(const std::string& dir, const std::string& target);
+  void walk(const std::string& file, std::set<std::string>& seen, std::vector<IncludedFile>& out);
+
+  std::vector<std::string> include_dirs_;
+  SourceReader read_;
+  SourceLister list_;
+  std::optional<std::vector<std::string>> listed_;
+  std::map<std::string, std::optional<std::string>> texts_;
+  std::map<std::string, std::vector<std::string>> children_;
+};
 
 // One #include directive as written.
 struct IncludeDirective {

@@ -17,9 +17,12 @@ const std::vector<IncludedFile>& DependencyScanner::includes(
     const std::string& file, const std::vector<std::string>& include_dirs) {
   auto key = std::make_pair(file, include_dirs);
   auto it = closures_.find(key);
-  if (it == closures_.end())
-    it = closures_.emplace(std::move(key), scan_include_tree(file, include_dirs, cached_, list_))
-             .first;
+  if (it == closures_.end()) {
+    auto graph = graphs_.find(include_dirs);
+    if (graph == graphs_.end())
+      graph = graphs_.emplace(include_dirs, IncludeGraph(include_dirs, cached_, list_)).first;
+    it = closures_.emplace(std::move(key), graph->second.tree(file)).first;
+  }
   return it->second;
 }
 

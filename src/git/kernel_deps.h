@@ -26,9 +26,10 @@ struct DependencyHit {
   std::vector<std::string> chain;
 };
 
-// Answers dependency questions for the kernels of one revision. Each file is
-// read at most once and each include closure computed once per include_dirs, so
-// kernels that share headers or a reference share the work. Not thread-safe.
+// Answers dependency questions for the kernels of one revision. Each file is read at most
+// once, its includes parsed and resolved once per include dirs (IncludeGraph), and each
+// include closure computed once per include dirs, so kernels that share headers or a
+// reference share the work. Not thread-safe.
 class DependencyScanner {
  public:
   // `list` lists the revision's files, for computed includes (scan_include_tree).
@@ -47,6 +48,7 @@ class DependencyScanner {
   SourceLister list_;
   SourceReader cached_;  // read_, memoised in texts_
   std::unordered_map<std::string, std::optional<std::string>> texts_;
+  std::map<std::vector<std::string>, IncludeGraph> graphs_;  // by include dirs: parsed once
   std::map<std::pair<std::string, std::vector<std::string>>, std::vector<IncludedFile>> closures_;
 };
 
