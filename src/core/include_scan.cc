@@ -146,8 +146,7 @@ std::vector<IncludedFile> IncludeGraph::tree(const std::string& source) {
   return out;
 }
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 std::vector<IncludeDirective> find_include_directives(std::string_view text) {
   const std::string code = blank_source(spliced(text), Blank::comments);  // literals hold the paths

@@ -5,8 +5,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,12 +60,12 @@ class IncludeGraph {
 
   // What scan_include_tree answers for `source`, in the same order with the same includers.
   std::vector<IncludedFile> tree(const std::string& source);
+  // The files `file` includes directly, resolved, in directive order; a computed include
+  // expands to every file it may reach. `file` is a normalised repository path.
+  const std::vector<std::string>& children(const std::string& file);
 
  private:
   const std::optional<std::string>& text(const std::string& path);
-  // The files `file` includes directly, resolved, in directive order; a computed include
-  // expands to every file it may reach (reachable).
-  const std::vector<std::string>& children(const std::string& file);
   std::vector<std::string> reachable(const std::string& from);
   std::optional<std::string> existing(const std::string& dir, const std::string& target);
   void walk(const std::string& file, std::set<std::string>& seen, std::vector<IncludedFile>& out);

@@ -1,6 +1,7 @@
 #include "git/kernel_deps.h"
 
 #include "core/include_search.h"
+#include "core/source_tree.h"
 
 namespace kblaster {
 
@@ -17,13 +18,52 @@ const std::vector<IncludedFile>& DependencyScanner::includes(
     const std::string& file, const std::vector<std::string>& include_dirs) {
   auto key = std::make_pair(file, include_dirs);
   auto it = closures_.find(key);
-  if (it == closures_.end()) {
-    auto graph = graphs_.find(include_dirs);
-    if (graph == graphs_.end())
-      graph = graphs_.emplace(include_dirs, IncludeGraph(include_dirs, cached_, list_)).first;
-    it = closures_.emplace(std::move(key), graph->second.tree(file)).first;
-  }
+  if (it == closures_.end())
+    it = closures_.emplace(std::move(key), graph(include_dirs).tree(file)).first;
   return it->second;
+}
+
+IncludeGraph& DependencyScanner::graph(const std::vector<std::string>& include_dirs) {
+  auto it = graphs_.find(include_dirs);
+  if (it == graphs_.end())
+    it = graphs_.emplace(include_dirs, IncludeGraph(include_dirs, cached_, list_)).first;
+  return it->second;
+}
+
+bool DependencyScanner::reaches(const std::string& file,
+                                const std::vector<std::string>& include_dirs,
+                                const std::set<std::string>& changed) {
+  const auto root = normalize_relative(file);
+  if (!root) return false;
+  Reach& r = reach_[include_dirs];
+  if (r.changed != changed) r = Reach{changed, {}, {}, {}};
+  IncludeGraph& g = graph(include_dirs);
+  const auto mark = [&r](const std::string& start) {
+    std::vector<std::string> todo = {start};
+    while (!todo.empty()) {
+      std::string at = std::move(todo.back());
+      todo.pop_back();
+      if (!r.reaching.insert(at).second) continue;
+      if (const auto it = r.includers.find(at); it != r.includers.end())
+        for (const auto& p : it->second) todo.push_back(p);
+    }
+  };
+  std::vector<std::string> todo = {*root};
+  while (!todo.empty()) {
+    std::string at = std::move(todo.back());
+    todo.pop_back();
+    if (!r.discovered.insert(at).second) continue;
+    if (r.changed.contains(at)) mark(at);
+    for (const auto& child : g.children(at)) {
+      r.includers[child].push_back(at);
+      if (r.reaching.contains(child) || r.changed.contains(child)) mark(at);
+      if (!r.discovered.contains(child)) todo.push_back(child);
+    }
+  }
+  // The root's own change is not a reason here: hits() reports it apart.
+  for (const auto& child : g.children(*root))
+    if (r.reaching.contains(child)) return true;
+  return false;
 }
 
 namespace {
@@ -57,6 +97,7 @@ std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
   std::set<std::string> seen(roots.begin(), roots.end());
   const std::vector<std::string> dirs = include_search_dirs(kernel);
   for (const auto& root : roots) {
+    if (!reaches(root, dirs, changed)) continue;  // no changed file in its closure
     const auto& closure = includes(root, dirs);
     for (const auto& file : closure)
       if (changed.count(file.path) && seen.insert(file.path).second)
@@ -68,6 +109,7 @@ std::vector<DependencyHit> DependencyScanner::hits(const KernelSpec& kernel,
     if (!cached_(forced)) continue;
     if (changed.count(forced) && seen.insert(forced).second)
       found.push_back({DependencyHit::Via::include, forced, {kernel.source, forced}});
+    if (!reaches(forced, dirs, changed)) continue;
     const auto& closure = includes(forced, dirs);
     for (const auto& file : closure)
       if (changed.count(file.path) && seen.insert(file.path).second) {

@@ -43,12 +43,28 @@ class DependencyScanner {
  private:
   const std::vector<IncludedFile>& includes(const std::string& file,
                                             const std::vector<std::string>& include_dirs);
+  IncludeGraph& graph(const std::vector<std::string>& include_dirs);
+  // Whether `file`'s include closure under `include_dirs` holds a path of `changed`: known
+  // without walking the closure again for each kernel (Reach).
+  bool reaches(const std::string& file, const std::vector<std::string>& include_dirs,
+               const std::set<std::string>& changed);
+
+  // Which files reach a changed one, learnt as the graph is discovered: a file reaches one
+  // when it is changed or includes one that reaches one; each edge is seen once, and a file
+  // found to reach one marks its includers, so cycles are handled.
+  struct Reach {
+    std::set<std::string> changed;  // the changed paths this answers for
+    std::set<std::string> discovered;
+    std::set<std::string> reaching;
+    std::map<std::string, std::vector<std::string>> includers;
+  };
 
   SourceReader read_;
   SourceLister list_;
   SourceReader cached_;  // read_, memoised in texts_
   std::unordered_map<std::string, std::optional<std::string>> texts_;
   std::map<std::vector<std::string>, IncludeGraph> graphs_;  // by include dirs: parsed once
+  std::map<std::vector<std::string>, Reach> reach_;          // by include dirs
   std::map<std::pair<std::string, std::vector<std::string>>, std::vector<IncludedFile>> closures_;
 };
 
