@@ -1,5 +1,7 @@
 #include "git/kernel_comparison.h"
 
+#include <algorithm>
+
 #include "core/config_loader.h"
 #include "core/spec_json.h"
 
@@ -53,7 +55,12 @@ KernelComparison::KernelComparison(const RevisionFiles& base, const RevisionFile
       at_base_(base.read, base.list),
       at_head_(head.read, head.list),
       project_changed_(base.config && head.config &&
-                       !same_project(base.config->project, head.config->project)) {}
+                       !same_project(base.config->project, head.config->project)),
+      specs_unchanged_(base.config && head.config &&
+                       base.config->spec_files == head.config->spec_files &&
+                       std::none_of(head.config->spec_files.begin(), head.config->spec_files.end(),
+                                    [&](const std::string& f) { return changes.paths.count(f); })) {
+}
 
 std::optional<KernelHit> KernelComparison::compare(const KernelSpec& b, const KernelSpec& h) {
   std::set<KernelHit::Why> whys;
@@ -68,7 +75,8 @@ std::optional<KernelHit> KernelComparison::compare(const KernelSpec& b, const Ke
     whys.insert(KernelHit::Why::renamed);
     because.insert({b.source, h.source});
   }
-  if (project_changed_ || definition(b) != definition(h)) {
+  // Specs read from the same, unchanged files are the same: no need to compare them.
+  if (project_changed_ || (!specs_unchanged_ && definition(b) != definition(h))) {
     whys.insert(KernelHit::Why::spec_changed);
     // Name the files whose text changed: kblaster.toml for [project], and the
     // kernel's own spec file if it changed (or moved).

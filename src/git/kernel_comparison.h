@@ -38,6 +38,7 @@ class KernelComparison {
   DependencyScanner at_base_;
   DependencyScanner at_head_;
   bool project_changed_;
+  bool specs_unchanged_;  // both revisions read their specs from the same files, none changed
 };
 
 }  // namespace kblaster
