@@ -36,10 +36,19 @@ Result<ChangePlan> plan_change(const Repo& repo, const RevisionRange& range) {
   auto paths = repo.changed_paths(range.base, range.head);
   if (!paths) return paths.error();
 
-  auto head_config = load_tree_config(**head_tree);
+  // The config reads the spec files' text and which paths exist. When the range only modifies
+  // files and none of them is a spec file, head reads what base read: its config is base's.
+  auto base_config = load_tree_config(**base_tree);
+  const bool same_config_inputs =
+      base_config && std::all_of(paths->begin(), paths->end(), [&](const PathChange& c) {
+        return c.kind == PathChange::Kind::modified &&
+               std::find(base_config->spec_files.begin(), base_config->spec_files.end(),
+                         c.new_path) == base_config->spec_files.end();
+      });
+  auto head_config =
+      same_config_inputs ? Result<Config>(*base_config) : load_tree_config(**head_tree);
   if (!head_config) return at_head_revision(head_config.error(), range.head);
   ChangePlan plan{range, std::move(*head_config), std::nullopt, std::move(*paths), {}};
-  auto base_config = load_tree_config(**base_tree);
   if (base_config) plan.base_config = std::move(*base_config);
 
   RevisionFiles base{plan.base_config ? &*plan.base_config : nullptr, reader_of(**base_tree),
