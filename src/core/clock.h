@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace kblaster {
 
@@ -20,5 +21,13 @@ class SteadyClock final : public Clock {
         .count();
   }
 };
+
+// Unix seconds now, from the system clock: for records that carry a date (the KB's), not for
+// measuring time.
+inline std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 }  // namespace kblaster

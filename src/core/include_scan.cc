@@ -90,7 +90,9 @@ std::vector<std::string> IncludeGraph::reachable(const std::string& from) {
   for (const auto& file : *listed_)
     for (const auto& dir : dirs)
       if (dir.empty() || file.starts_with(dir + "/")) {
-        out.push_back(file);
+        // Only what the reader gives: a file it refuses (too large, a link leading out) is
+        // no more an include than a path that resolves nowhere.
+        if (auto n = normalize_relative(file); n && text(*n)) out.push_back(*n);
         break;
       }
   return out;

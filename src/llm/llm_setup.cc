@@ -56,6 +56,13 @@ Result<std::optional<LlmSettings>> llm_table_of(std::string_view text, const std
   if (!s.base_url.empty()) return refuse("base_url");
   if (!s.api_key_env.empty()) return refuse("api_key_env");
   if (s.backend == LlmBackendKind::command) return refuse("backend = \"command\"");
+  // Prices decide when --max-cost stops a search: a pull request that set them to 0 would lift
+  // the user's cap.
+  if (!s.prices.empty())
+    return Error::config(file,
+                         "[llm.prices]: a repository's kblaster.toml may come from a pull request, "
+                         "so it may not set the prices that --max-cost is checked against; give "
+                         "them in a trusted --llm-config file (docs/llm.md)");
   return settings;
 }
 

@@ -1,7 +1,5 @@
 #include "search/optimize_kernel.h"
 
-#include <chrono>
-
 #include "core/source_tree.h"
 #include "eval/gpu_evaluator.h"
 #include "search/search_loop.h"
@@ -34,9 +32,7 @@ Result<nlohmann::json> optimize_kernel(const KernelBuild& baseline, const Optimi
   search.llm = run.llm;
   search.only_techniques = run.only_techniques;
   search.lanes = run.lanes;
-  search.now_unix = std::chrono::duration_cast<std::chrono::seconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
+  search.now_unix = unix_now();
   const double start = session.clock.now_seconds();
   Candidate as_read;  // the search starts from the source as the repository holds it
   as_read.source = *source;

@@ -1,8 +1,8 @@
 #include "search/sweep.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "core/clock.h"
 #include "core/file_write.h"
 #include "core/result_envelope.h"
 #include "eval/seed_source.h"
@@ -18,12 +18,6 @@ ExitCode worse(ExitCode a, ExitCode b) {
   if (a == ExitCode::missing_environment || b == ExitCode::missing_environment)
     return ExitCode::missing_environment;
   return ExitCode::ok;
-}
-
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 Status write_json(const std::filesystem::path& file, const nlohmann::json& value) {

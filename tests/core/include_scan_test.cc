@@ -101,6 +101,15 @@ TEST(IncludeScan, AComputedIncludeReachesEveryFileOfItsDirectoriesAndNothingWith
   EXPECT_THAT(scan_includes("k/main.cu", {"inc"}, t.reader(), list),
               ElementsAre("inc/deep.h", "inc/other.h", "k/cfg.h"));
   EXPECT_THAT(scan_includes("k/main.cu", {"inc"}, t.reader()), IsEmpty()) << "no list, no files";
+  // A listed file the reader refuses (too large, a link out of the repository) is not reached:
+  // every file a scan returns can be read.
+  const SourceLister with_refused = [&] {
+    auto all = list();
+    all.push_back("inc/refused.h");
+    return all;
+  };
+  EXPECT_THAT(scan_includes("k/main.cu", {"inc"}, t.reader(), with_refused),
+              ElementsAre("inc/deep.h", "inc/other.h", "k/cfg.h"));
 }
 
 TEST(IncludeScan, ResolvesQuotedRelativeFirstThenIncludeDirs) {

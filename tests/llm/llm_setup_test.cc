@@ -70,5 +70,19 @@ TEST(ReadLlmTable, TheRepositorysTableMayNotNameWhereTheKeyGoes) {
   EXPECT_EQ((**trusted).base_url, "https://elsewhere.example/v1");
 }
 
+TEST(ReadLlmTable, TheRepositorysTableMayNotSetThePricesACostCapIsCheckedAgainst) {
+  testing::TempDir dir;
+  const auto file = dir.write("kblaster.toml",
+                              "[llm]\nbackend = \"openai\"\nmodel = \"m\"\n"
+                              "[llm.prices.\"m\"]\ninput_per_mtok = 0\noutput_per_mtok = 0\n");
+  auto untrusted = read_llm_table(file, true);
+  ASSERT_FALSE(untrusted.ok());
+  EXPECT_EQ(untrusted.error().kind, ErrorKind::config);
+  EXPECT_THAT(untrusted.error().describe(), HasSubstr("kblaster.toml: [llm.prices]"));
+  auto trusted = read_llm_table(file, false);
+  ASSERT_TRUE(trusted.ok()) << trusted.error().describe();
+  EXPECT_TRUE((**trusted).prices.contains("m"));
+}
+
 }  // namespace
 }  // namespace kblaster

@@ -66,7 +66,9 @@ class ScriptedProbe final : public ResultProbe {
   std::optional<ProfileReport> report;  // what profile() answers for every candidate
   double gpu_seconds() const override { return 30.0; }
   double profile_seconds() const override { return ncu_seconds; }
+  std::vector<BusySpan> gpu_spans() const override { return spans; }
   double ncu_seconds = 0.0;
+  std::vector<BusySpan> spans;  // on the clock the search started at 100 s of
 };
 
 class OptimizeReportTest : public ::testing::Test {
@@ -261,6 +263,21 @@ TEST_F(OptimizeReportTest, TheIdleShareSaysHowMuchOfTheBusyTimeWasNcu) {
   EXPECT_NEAR((*j)["ncu_seconds"].get<double>(), 12.0, 1e-9);
   EXPECT_NEAR((*j)["gpu_idle_share"].get<double>(), 0.5, 1e-9);
   EXPECT_THAT(progress.str(), HasSubstr("GPU idle 50% (ncu 20% of the time, counted busy)\n"));
+}
+
+// The raw timeline behind the idle share: GPU spans and model calls from the search's start,
+// the GPU's before the search (another kernel's) left out.
+TEST_F(OptimizeReportTest, TheTimelineKeepsEachGpuSpanAndModelCallOfTheSearch) {
+  result.started_s = 100.0;
+  probe.spans = {{90.0, 95.0, "A/B"}, {101.0, 103.5, "verify and A/B"}, {104.0, 110.0, "ncu"}};
+  result.model_calls = {{"softmax_slow", "apply", 100.5, 110.5},
+                        {"softmax_slow", "review", 111.0, 121.0}};
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ((*j)["timeline"]["gpu"],
+            nlohmann::json::parse(R"([[1.0, 3.5, "verify and A/B"], [4.0, 10.0, "ncu"]])"));
+  EXPECT_EQ((*j)["timeline"]["model"],
+            nlohmann::json::parse(R"([[0.5, 10.5, "apply"], [11.0, 21.0, "review"]])"));
 }
 
 TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
