@@ -35,7 +35,8 @@ Result<nlohmann::json> post_json(HttpClient& http, const ApiCall& call,
       .headers = call.headers,
       .body = call.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       .timeouts = {.connect = std::chrono::milliseconds(10'000),
-                   .total = milliseconds_of(call.timeout_s)},
+                   .total = milliseconds_of(call.timeout_s),
+                   .call = milliseconds_of(call.whole_s)},
       // Asking again costs tokens but changes nothing: safe to retry.
       .idempotent = true};
   request.headers.set("Content-Type", "application/json");

@@ -28,6 +28,7 @@ struct ApiCall {
   HttpHeaders headers;  // the credential among them; Content-Type is added
   nlohmann::json body;
   double timeout_s = 300;  // one attempt's total
+  double whole_s = 0;      // when above 0, every attempt and wait together (HttpTimeouts::call)
 };
 
 // The answer's body as JSON (an object), after HttpClient's retries. Errors, with `secrets`

@@ -41,10 +41,11 @@ SandboxPolicy command_sandbox(double timeout_s) {
 Result<LlmAnswer> CommandBackend::complete(const LlmRequest& request) {
   const std::string program = options_.argv.empty() ? std::string() : options_.argv[0];
   const std::vector<std::string> secrets = {options_.key};
-  FilterOptions filter{.sandbox = command_sandbox(options_.timeout_s),
+  const double timeout_s = call_time_limit(options_.timeout_s, request);
+  FilterOptions filter{.sandbox = command_sandbox(timeout_s),
                        .extra_env = {},
                        .working_dir = options_.working_dir,
-                       .timeout_s = options_.timeout_s,
+                       .timeout_s = timeout_s,
                        .max_output_bytes = kMaxCommandAnswerBytes,
                        .stderr_tail_bytes = 2048};
   if (!options_.key_variable.empty())
@@ -55,7 +56,7 @@ Result<LlmAnswer> CommandBackend::complete(const LlmRequest& request) {
     error.message = redact("LLM command `" + program + "`: " + error.message, secrets);
     return error;
   }
-  if (const auto failure = run_failure(*run, options_.timeout_s)) {
+  if (const auto failure = run_failure(*run, timeout_s)) {
     std::string message = "LLM command `" + program + "` " + *failure;
     if (!run->stderr_tail.empty()) message += "; its stderr ends with: " + run->stderr_tail;
     return Error::remote(redact(message, secrets));

@@ -11,7 +11,9 @@ HttpLlmBackend::HttpLlmBackend(LlmEndpoint endpoint, HttpTransport& transport,
 
 Result<LlmAnswer> HttpLlmBackend::complete(const LlmRequest& request) {
   const double started = clock_.now_seconds();
-  const ApiCall call = prepare(request);
+  ApiCall call = prepare(request);
+  call.timeout_s = call_time_limit(call.timeout_s, request);
+  call.whole_s = request.time_limit_s;
   auto json = post_json(http_, call, secrets());
   if (!json) return json.error();
   auto answer = read(*json, call);

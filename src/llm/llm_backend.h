@@ -28,7 +28,16 @@ struct LlmRequest {
   std::vector<LlmMessage> messages;
   double temperature = 0.2;
   int max_tokens = 4096;
+  // When above 0, the seconds the whole call may take, retries and waits included (the
+  // search's time left): backends cut their own timeouts to it. Not sent, not hashed.
+  double time_limit_s = 0;
 };
+
+// `configured_s` (a backend's timeout), cut to request.time_limit_s when that is set.
+inline double call_time_limit(double configured_s, const LlmRequest& request) {
+  return request.time_limit_s > 0 && request.time_limit_s < configured_s ? request.time_limit_s
+                                                                          : configured_s;
+}
 
 // Tokens one call used, as the API reported them (0 where it reported none).
 struct TokenUsage {

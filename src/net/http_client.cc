@@ -48,7 +48,11 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request, std::span<cons
   const std::string call = call_name(request);
   const RetryPolicy& policy = options_.retry;
   Clock& clock = services_.clock;
-  const double deadline = clock.now_seconds() + policy.deadline_seconds;
+  const double limit = request.timeouts.call.count() > 0
+                           ? std::min(policy.deadline_seconds,
+                                      static_cast<double>(request.timeouts.call.count()) / 1000.0)
+                           : policy.deadline_seconds;
+  const double deadline = clock.now_seconds() + limit;
   HttpRequest attempt_request = request;
   for (int attempt = 1;; ++attempt) {
     const double started = clock.now_seconds();
@@ -76,7 +80,7 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request, std::span<cons
         plan_wait(policy, outcome, attempt, services_.unix_seconds(), services_.jitter());
     if (clock.now_seconds() + wait.seconds > deadline)
       return Error::remote(redact(
-          why + "; " + past_deadline(wait, options_.service, policy.deadline_seconds), secrets));
+          why + "; " + past_deadline(wait, options_.service, limit), secrets));
     services_.sleep(wait.seconds);
   }
 }

@@ -19,6 +19,9 @@ const char* method_name(HttpMethod method);
 struct HttpTimeouts {
   std::chrono::milliseconds connect{10'000};  // TCP and TLS set-up
   std::chrono::milliseconds total{60'000};    // the whole exchange, connect included
+  // When above 0: every attempt and wait of the call together, where that is shorter than
+  // the client's deadline (RetryPolicy::deadline_seconds), e.g. a search's time left.
+  std::chrono::milliseconds call{0};
 };
 
 struct HttpRequest {

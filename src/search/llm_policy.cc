@@ -88,6 +88,14 @@ Result<std::optional<LlmAnswer>> LlmPolicy::ask(PromptKind kind, const PromptVal
   request->temperature = options_.temperature;
   request->max_tokens = options_.max_tokens;
   const double start = options_.clock ? options_.clock->now_seconds() : 0.0;
+  if (options_.clock && context.deadline_s > 0) {
+    if (start >= context.deadline_s) {
+      failure = "the " + std::string(prompt_kind_name(kind)) +
+                " call was not made: the search's time limit had passed";
+      return std::optional<LlmAnswer>();
+    }
+    request->time_limit_s = context.deadline_s - start;
+  }
   auto answer = model_.complete(*request);
   if (options_.clock) {
     const std::lock_guard lock(calls_mutex_);

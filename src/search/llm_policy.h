@@ -63,6 +63,10 @@ struct LlmStepContext {
   std::vector<std::string> lessons;         // the KB's for (state, technique), newest last
   std::vector<std::string> prior_failures;  // this rollout's failed steps, one line each
   std::shared_ptr<StepTokens> tokens;       // where the step's calls add their tokens; may be null
+  // When above 0: the search's time limit, in seconds on the policy's clock. No call starts
+  // after it, and each call's timeouts are cut to the time left (LlmRequest::time_limit_s).
+  // Needs LlmPolicyOptions::clock.
+  double deadline_s = 0;
 };
 
 // Thread-safe when its backend is (a BackendPool): the search keeps several calls in flight.

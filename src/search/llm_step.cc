@@ -5,8 +5,8 @@
 
 namespace kblaster {
 
-ModelStep::ModelStep(LlmPolicy& llm, Candidate parent, LlmStepContext context)
-    : llm_(llm), parent_(std::move(parent)), context_(std::move(context)) {
+ModelStep::ModelStep(LlmPolicy& llm, Candidate parent, LlmStepContext context, Clock& clock)
+    : llm_(llm), clock_(clock), parent_(std::move(parent)), context_(std::move(context)) {
   step_.child = parent_;
   step_.child.path.push_back(context_.technique);
   step_.child.changes.push_back("asked " + std::string(llm_.backend_name()) + " to apply " +
@@ -19,6 +19,14 @@ void ModelStep::finish(StepOutcome outcome, std::string detail) {
   step_.evaluation.outcome = outcome;
   step_.evaluation.detail = std::move(detail);
   phase_ = Phase::done;
+}
+
+bool ModelStep::cut_by_time_limit(const char* doing) {
+  if (context_.deadline_s <= 0 || clock_.now_seconds() < context_.deadline_s) return false;
+  finish(StepOutcome::compile_failure,
+         std::string("the search's time limit passed while the model ") + doing);
+  step_.cut = true;
+  return true;
 }
 
 void ModelStep::check(LlmChild made, Evaluator& evaluator, const std::set<std::string>& seen) {
@@ -41,6 +49,7 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
     case Phase::applying: {
       auto made = child_call_.get();
       if (!made) return made.error();
+      if (cut_by_time_limit("applied it")) return Ok{};
       if (!made->child) {
         finish(StepOutcome::compile_failure, made->why_not);
         return Ok{};
@@ -51,6 +60,7 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
     case Phase::repairing: {
       auto fixed = child_call_.get();
       if (!fixed) return fixed.error();
+      if (cut_by_time_limit("repaired it")) return Ok{};
       if (!fixed->child) {
         step_.evaluation.detail +=
             "; repair " + std::to_string(step_.repairs) + ": " + fixed->why_not;
@@ -63,6 +73,7 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
     case Phase::reviewing: {
       auto verdict = review_call_.get();
       if (!verdict) return verdict.error();
+      if (cut_by_time_limit("reviewed it")) return Ok{};
       if (!verdict->accepts()) {
         finish(StepOutcome::verify_failure, "review: " + verdict->reason);
         return Ok{};

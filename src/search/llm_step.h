@@ -20,13 +20,17 @@ struct LlmStep {
   Candidate child;
   Evaluation evaluation;
   int repairs = 0;  // compile errors sent back
+  // The search's time limit passed before the step was measured (`detail` says while the
+  // model did what): not a step of the search, and nothing is learnt from it.
+  bool cut = false;
 };
 
 class ModelStep {
  public:
-  // Asks `llm` to apply context.technique to `parent`, on a thread of its own. `llm` must
-  // outlive the step, and context.spec and context.state the step's end.
-  ModelStep(LlmPolicy& llm, Candidate parent, LlmStepContext context);
+  // Asks `llm` to apply context.technique to `parent`, on a thread of its own. `llm` and
+  // `clock` must outlive the step, and context.spec and context.state the step's end. When
+  // context.deadline_s is set (on `clock`), a call that ends after it cuts the step.
+  ModelStep(LlmPolicy& llm, Candidate parent, LlmStepContext context, Clock& clock);
   ModelStep(const ModelStep&) = delete;  // its calls in flight refer to it
   ModelStep& operator=(const ModelStep&) = delete;
 
@@ -34,7 +38,8 @@ class ModelStep {
   // done: a child that passes the checks is built ahead (Evaluator::build_ahead) while the
   // model reviews it, and evaluated once the review accepts it. `seen` holds every candidate
   // built so far; a child the review accepts is added, or refused as built before when another
-  // step evaluated the same code meanwhile.
+  // step evaluated the same code meanwhile. Once the time limit has passed, nothing more is
+  // asked or evaluated: the step is done and cut.
   // Errors are the evaluator's and the policy's (a prompt that does not render).
   Status advance(Evaluator& evaluator, std::set<std::string>& seen);
   bool done() const { return phase_ == Phase::done; }
@@ -49,8 +54,12 @@ class ModelStep {
   // A child from the model (apply or repair): refused, or built ahead and sent for review.
   void check(LlmChild made, Evaluator& evaluator, const std::set<std::string>& seen);
   void finish(StepOutcome outcome, std::string detail);
+  // Ends the step as cut when the time limit has passed; true then. `doing`: what the model
+  // was asked ("applied it", "reviewed it", "repaired it").
+  bool cut_by_time_limit(const char* doing);
 
   LlmPolicy& llm_;
+  Clock& clock_;
   Candidate parent_;
   LlmStepContext context_;
   LlmStep step_;

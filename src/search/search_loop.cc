@@ -107,6 +107,7 @@ class Search {
         progress_(progress),
         random_(options.seed),
         started_(clock.now_seconds()),
+        deadline_(started_ + options.budget.max_seconds),
         budget_(options.budget, started_) {
     result_.baseline = result_.best = baseline;
     result_.started_s = started_;
@@ -143,6 +144,7 @@ class Search {
   std::ostream& progress_;
   RandomSource random_;
   const double started_;
+  const double deadline_;  // budget.max_seconds after the start: no model call outlives it
   BudgetTracker budget_;
   SearchResult result_;
   PerfState best_state_;
@@ -221,10 +223,11 @@ Result<Search::Took> Search::take_step(Lane& lane) {
                            choice->technique,
                            std::move(*lessons),
                            lane.failures,
-                           std::make_shared<StepTokens>()};
+                           std::make_shared<StepTokens>(),
+                           deadline_};
     progress_ << "asking " << options_.llm->backend_name() << " to apply it\n";
     lane.turn = Lane::ModelTurn{
-        std::make_unique<ModelStep>(*options_.llm, lane.parent, std::move(context)),
+        std::make_unique<ModelStep>(*options_.llm, lane.parent, std::move(context), clock_),
         std::move(*choice), std::move(predicted), std::move(state), lane.parent.fingerprint()};
     return Took::model_asked;
   }
@@ -284,10 +287,10 @@ Status Search::finish_step(Lane& lane, EvaluatedStep s) {
     }
   }
   const std::size_t index = result_.steps.size();
-  if (s.by_model && measured) {
+  if (s.by_model && measured && clock_.now_seconds() < deadline_) {
     // What changed in the profile: a faster child is profiled (its state above); a slower
     // or equal one is discarded unprofiled. The analysis runs while the search goes on; the
-    // rollout's end collects it.
+    // rollout's end collects it. After the time limit the statistical lesson stays.
     std::string delta = faster ? measured_delta(*s.state, lane.parent_state)
                                : "not profiled: only a faster child is, and this one was " +
                                      std::string(outcome_name(eval.outcome));
@@ -374,6 +377,11 @@ Status Search::advance(Lane& lane) {
     Lane::ModelTurn turn = std::move(*lane.turn);
     lane.turn.reset();
     const LlmStep& done = turn.step->result();
+    if (done.cut) {
+      continued(lane, lane.depth + 1) << "cut: " << done.evaluation.detail << "; not counted\n";
+      lane.ending = true;
+      return Ok{};
+    }
     KB_TRY(
         finish_step(lane, {std::move(turn.choice), std::move(turn.predicted), std::move(turn.state),
                            done.child, done.evaluation, true, done.repairs, turn.step->context()}));

@@ -105,6 +105,18 @@ TEST(CommandBackendTest, ACommandPastItsTimeoutIsKilledAndAnError) {
       << "the sleep in its process group was killed too";
 }
 
+TEST(CommandBackendTest, ARequestsTimeLimitCutsItsTimeout) {
+  testing::TempDir dir;
+  const auto program = script(dir, "sleepy", "sleep 30\necho late\n");
+  LlmRequest request = testing::sample_request();
+  request.time_limit_s = 0.5;  // the search's time left
+  const auto started = std::chrono::steady_clock::now();
+  auto answer = backend_for(program, /*timeout_s=*/60).complete(request);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_THAT(answer.error().message, HasSubstr("no answer within 0.5 s"));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+}
+
 TEST(CommandBackendTest, AnEmptyAnswerIsARemoteError) {
   testing::TempDir dir;
   auto answer = backend_for(script(dir, "silent", "cat >/dev/null\necho '  '\n"))

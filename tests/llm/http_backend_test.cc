@@ -101,6 +101,20 @@ TYPED_TEST(LlmHttpBackendTest, AnAnswerSlowerThanTheTimeoutFailsAsATimeout) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
 }
 
+TYPED_TEST(LlmHttpBackendTest, ARequestsTimeLimitEndsTheCallWithItsRetries) {
+  auto rig = this->rig(/*timeout_s=*/60);
+  rig->fake->script(std::vector<ScriptStep>(5, testing::slow_answer(std::chrono::seconds(5))));
+  LlmRequest request = testing::sample_request();
+  request.time_limit_s = 0.5;  // the search's time left
+  const auto started = std::chrono::steady_clock::now();
+  auto answer = rig->backend.complete(request);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_EQ(answer.error().kind, ErrorKind::remote);
+  EXPECT_THAT(answer.error().message, HasSubstr("deadline")) << "no retry past the time left";
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3))
+      << "the 60-s timeout was cut to the half second left";
+}
+
 TYPED_TEST(LlmHttpBackendTest, TheKeyIsInNoLogLineNorErrorEvenWhenTheServerEchoesIt) {
   auto rig = this->rig();
   const std::string echoed = std::string("invalid key ") + TypeParam::kKey;

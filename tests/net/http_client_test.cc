@@ -144,6 +144,20 @@ TEST(HttpClient, AWaitPastTheDeadlineEndsTheCallSayingHowLongGitHubAsked) {
   EXPECT_TRUE(rig.time.slept.empty()) << "no wait that cannot end in time";
 }
 
+// A search's time left (HttpTimeouts::call) cuts the client's deadline for that call alone.
+TEST(HttpClient, ARequestsOwnTimeLimitCutsTheDeadlineForThatCall) {
+  Rig rig({quota_exhausted(FakeTime().unix_origin + kResetIn)},
+          {.service = "GitHub", .retry = {.deadline_seconds = 3600}});
+  auto cut = rig.client.send({.url = rig.scripted.server.url("/api"),
+                              .timeouts = {.call = std::chrono::milliseconds(2'000)}});
+  ASSERT_FALSE(cut.ok());
+  EXPECT_THAT(cut.error().message, HasSubstr("which passes the call's 2 s deadline"));
+  EXPECT_TRUE(rig.time.slept.empty()) << "no wait that cannot end in time";
+  auto whole = rig.client.send({.url = rig.scripted.server.url("/api")});
+  ASSERT_TRUE(whole.ok()) << "without it, the client's deadline holds: "
+                          << whole.error().describe();
+}
+
 TEST(HttpClient, StopsAfterTheMostAttemptsAndSaysSo) {
   Rig rig({status(503), status(503), status(503)},
           {.service = "GitHub", .retry = {.max_attempts = 3}});

@@ -154,15 +154,17 @@ class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
     rig.fake->respond_with([this](const nlohmann::json& body) { return model(body); });
   }
 
-  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {}, Evaluator* with = nullptr) {
+  // Searches with `backend`, on `with` (else `evaluator`) and `on` (else the fake clock).
+  Result<SearchResult> search(LlmBackend& backend, LlmCaps caps = {}, Evaluator* with = nullptr,
+                              Clock* on = nullptr) {
     ledger.emplace(std::map<std::string, ModelPrice, std::less<>>{}, caps);
     policy.emplace(
         backend, *prompts, catalogue, *ledger,
         LlmPolicyOptions{
             .temperature = 0.2, .max_tokens = 4096, .repair_attempts = 2, .clock = &steady});
     options.llm = &*policy;
-    return run_search(baseline, *spec, with ? *with : evaluator, *store, catalogue, options, clock,
-                      progress);
+    return run_search(baseline, *spec, with ? *with : evaluator, *store, catalogue, options,
+                      on ? *on : clock, progress);
   }
 
   // The user texts of the requests the fake received that contain `marker`.
@@ -449,6 +451,38 @@ TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
   auto again = search(rig.pooled(4), {}, &gpu);
   ASSERT_TRUE(again.ok()) << again.error().describe();
   EXPECT_EQ(path_of(*again), first);
+}
+
+TEST_F(LlmSearchTest, TheTimeLimitCutsTheModelsStepsInFlightSoTheSearchEndsOnTime) {
+  // A model that takes 1 s to answer and a 1.5-s search: the first applies come back at 1 s,
+  // their reviews would at 2 s, and the lessons at 3 s.
+  rig.fake->respond_with([this](const nlohmann::json& body) {
+    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(1000));
+    step.text = model(body).text;
+    return step;
+  });
+  for (const Technique& t : catalogue.techniques)
+    if (t.applier == Applier::llm && options.only_techniques.size() < 2)
+      options.only_techniques.insert(t.id);
+  TimedEvaluator gpu(evaluator, steady, 0.05);
+  options.lanes = 2;
+  options.budget = {4, 4, 1.5, 0, 0.01};
+  const double started = steady.now_seconds();
+  auto r = search(rig.pooled(4), {}, &gpu, &steady);
+  const double took = steady.now_seconds() - started;
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_GE(took, 1.4) << progress.str();
+  EXPECT_LT(took, 1.9) << "it ended at the limit, not when the reviews answered\n"
+                       << progress.str();
+  EXPECT_THAT(progress.str(), HasSubstr("-> cut: the search's time limit passed while the model "
+                                        "reviewed it; not counted"));
+  EXPECT_THAT(r->stop_reason, HasSubstr("time limit"));
+  EXPECT_TRUE(r->steps.empty()) << "a cut step is no step of the search, and teaches the KB "
+                                   "nothing";
+  EXPECT_TRUE(gpu.ran.empty()) << "nothing is measured once the limit has passed";
+  ASSERT_FALSE(policy->calls().empty());
+  for (const ModelCall& call : policy->calls())
+    EXPECT_LT(call.end_s, started + 1.8) << call.purpose << " outlived the limit";
 }
 
 }  // namespace
