@@ -27,9 +27,9 @@ SandboxPolicy command_sandbox(double timeout_s);
 
 // Runs the program once per request, in command_sandbox plus the key variable alone. Errors,
 // each naming the program with the key redacted: it cannot be started (Error::environment);
-// it outlived timeout_s (or the request's time_limit_s, when shorter), wrote more than kMaxCommandAnswerBytes, exited non-zero (with its
-// stderr's tail), or answered nothing usable (Error::remote). Thread-safe: each call is its
-// own process.
+// it outlived timeout_s (or the request's time_limit_s, when shorter), wrote more than
+// kMaxCommandAnswerBytes, exited non-zero (with its stderr's tail), or answered nothing usable
+// (Error::remote). Thread-safe: each call is its own process.
 class CommandBackend final : public LlmBackend {
  public:
   explicit CommandBackend(CommandOptions options) : options_(std::move(options)) {}

@@ -36,7 +36,7 @@ struct LlmRequest {
 // `configured_s` (a backend's timeout), cut to request.time_limit_s when that is set.
 inline double call_time_limit(double configured_s, const LlmRequest& request) {
   return request.time_limit_s > 0 && request.time_limit_s < configured_s ? request.time_limit_s
-                                                                          : configured_s;
+                                                                         : configured_s;
 }
 
 // Tokens one call used, as the API reported them (0 where it reported none).

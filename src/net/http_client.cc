@@ -79,8 +79,8 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request, std::span<cons
     const PlannedWait wait =
         plan_wait(policy, outcome, attempt, services_.unix_seconds(), services_.jitter());
     if (clock.now_seconds() + wait.seconds > deadline)
-      return Error::remote(redact(
-          why + "; " + past_deadline(wait, options_.service, limit), secrets));
+      return Error::remote(
+          redact(why + "; " + past_deadline(wait, options_.service, limit), secrets));
     services_.sleep(wait.seconds);
   }
 }
