@@ -116,7 +116,8 @@ case "$what" in
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do kernels+=(--kernel "$1"); shift; done
     [ "${1:-}" = "--" ] && shift
     R=$OUT/llm-idle-$n
-    mkdir -p "$R" /tmp/kblaster-idle-$n
+    W=$(mktemp -d "/tmp/kblaster-idle-$n.XXXXXX")  # a fresh KB and output for each run
+    mkdir -p "$R"
     cat >"$R/llm.toml" <<TOML
 [llm]
 backend = "command"
@@ -128,11 +129,11 @@ TOML
     only=(--techniques "$T")
     [ "$T" = all ] && only=()
     "$D/kblaster" optimize examples/kernels "${kernels[@]}" --search-seed 7 \
-      "${only[@]}" --llm-config "$R/llm.toml" --kb /tmp/kblaster-idle-$n/kb.sqlite \
-      --out /tmp/kblaster-idle-$n/out --json "$@" >"$R/optimize.json" 2>"$R/optimize.log"
+      "${only[@]}" --llm-config "$R/llm.toml" --kb "$W/kb.sqlite" \
+      --out "$W/out" --json "$@" >"$R/optimize.json" 2>"$R/optimize.log"
     echo "optimize, $n in flight: exit $?"
-    cp -r /tmp/kblaster-idle-$n/out/llm "$R/exchanges"
-    for k in /tmp/kblaster-idle-$n/out/*/result.json; do
+    cp -r "$W/out/llm" "$R/exchanges"
+    for k in "$W"/out/*/result.json; do
       cp "$k" "$R/$(basename "$(dirname "$k")").result.json"
     done
     grep -E "^optimize|result:|in flight" "$R/optimize.log";;

@@ -21,8 +21,12 @@ void ModelStep::finish(StepOutcome outcome, std::string detail) {
   phase_ = Phase::done;
 }
 
+bool ModelStep::out_of_time() {
+  return context_.deadline_s > 0 && clock_.now_seconds() >= context_.deadline_s;
+}
+
 bool ModelStep::cut_by_time_limit(const char* doing) {
-  if (context_.deadline_s <= 0 || clock_.now_seconds() < context_.deadline_s) return false;
+  if (!out_of_time()) return false;
   finish(StepOutcome::compile_failure,
          std::string("the search's time limit passed while the model ") + doing);
   step_.cut = true;
@@ -41,7 +45,51 @@ void ModelStep::check(LlmChild made, Evaluator& evaluator, const std::set<std::s
   review_call_ = std::async(std::launch::async, [this, child = step_.child] {
     return llm_.review(parent_, child, context_);
   });
-  phase_ = Phase::reviewing;
+  phase_ = Phase::measuring;
+}
+
+Status ModelStep::measure(Evaluator& evaluator, std::set<std::string>& seen) {
+  if (out_of_time()) {  // the review is still asked for: cut it as the model's
+    auto verdict = review_call_.get();
+    if (!verdict) return verdict.error();
+    cut_by_time_limit("reviewed it");
+    return Ok{};
+  }
+  // Another rollout's model may have written the same code meanwhile.
+  if (!seen.insert(step_.child.fingerprint()).second) {
+    step_.evaluation = {};
+    step_.evaluation.outcome = StepOutcome::compile_failure;
+    step_.evaluation.detail = "the answer is a candidate built before";
+    phase_ = Phase::review_pending;
+    return Ok{};
+  }
+  auto eval = evaluator.evaluate(parent_, step_.child);
+  if (!eval) return eval.error();
+  step_.evaluation = std::move(*eval);
+  if (step_.evaluation.outcome == StepOutcome::compile_failure &&
+      step_.repairs < llm_.repair_attempts()) {
+    ++step_.repairs;
+    child_call_ = std::async(std::launch::async,
+                             [this, failed = step_.child, errors = step_.evaluation.detail] {
+                               return llm_.repair(failed, errors, context_);
+                             });
+    phase_ = Phase::repairing;
+    return Ok{};
+  }
+  phase_ =
+      step_.evaluation.outcome == StepOutcome::faster ? Phase::reviewing : Phase::review_pending;
+  return Ok{};
+}
+
+Result<ReviewSettled> ModelStep::settle_review() {
+  auto verdict = review_call_.get();
+  if (!verdict) return verdict.error();
+  phase_ = Phase::done;
+  if (verdict->accepts()) return ReviewSettled{};
+  if (verdict->answer == ReviewAnswer::unreadable && out_of_time())
+    return ReviewSettled{ReviewSettled::Verdict::unreviewed,
+                         "not reviewed: the search's time limit passed first"};
+  return ReviewSettled{ReviewSettled::Verdict::rejected, verdict->reason};
 }
 
 Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
@@ -57,6 +105,8 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
       check(std::move(*made), evaluator, seen);
       return Ok{};
     }
+    case Phase::measuring:
+      return measure(evaluator, seen);
     case Phase::repairing: {
       auto fixed = child_call_.get();
       if (!fixed) return fixed.error();
@@ -74,31 +124,14 @@ Status ModelStep::advance(Evaluator& evaluator, std::set<std::string>& seen) {
       auto verdict = review_call_.get();
       if (!verdict) return verdict.error();
       if (cut_by_time_limit("reviewed it")) return Ok{};
-      if (!verdict->accepts()) {
-        finish(StepOutcome::verify_failure, "review: " + verdict->reason);
-        return Ok{};
-      }
-      // Another rollout's model may have written the same code while this one was reviewed.
-      if (!seen.insert(step_.child.fingerprint()).second) {
-        finish(StepOutcome::compile_failure, "the answer is a candidate built before");
-        return Ok{};
-      }
-      auto eval = evaluator.evaluate(parent_, step_.child);
-      if (!eval) return eval.error();
-      step_.evaluation = std::move(*eval);
-      if (step_.evaluation.outcome != StepOutcome::compile_failure ||
-          step_.repairs >= llm_.repair_attempts()) {
-        phase_ = Phase::done;
-        return Ok{};
-      }
-      ++step_.repairs;
-      child_call_ = std::async(std::launch::async,
-                               [this, failed = step_.child, errors = step_.evaluation.detail] {
-                                 return llm_.repair(failed, errors, context_);
-                               });
-      phase_ = Phase::repairing;
+      if (!verdict->accepts())
+        finish(StepOutcome::verify_failure,
+               "review: " + verdict->reason + " (measured before the review: " +
+                   first_line(step_.evaluation.detail) + "; discarded)");
+      phase_ = Phase::done;
       return Ok{};
     }
+    case Phase::review_pending:
     case Phase::done:
       return Ok{};
   }

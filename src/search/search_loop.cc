@@ -45,6 +45,12 @@ std::string measured_delta(const PerfState& before, const PerfState& after) {
   return out;
 }
 
+// The gap prompt's profile delta for a child that was not faster.
+std::string unprofiled(const Evaluation& eval) {
+  return "not profiled: only a faster child is, and this one was " +
+         std::string(outcome_name(eval.outcome));
+}
+
 // One rollout's trajectory id: the same task, seed and rollout give the same id.
 std::string trajectory_id(const SearchOptions& o, int rollout) {
   return "search-" + stable_hash(o.task + "#" + std::to_string(o.seed) + "#" +
@@ -74,6 +80,10 @@ struct Lane {
     std::string parent;                      // the parent's fingerprint
   };
   std::optional<ModelTurn> turn;  // the step the model is applying
+  // The step recorded before its review came back (ModelStep::review_pending), settled at the
+  // lane's next turn, and its index into result.steps.
+  std::optional<ModelTurn> settling;
+  std::size_t settling_index = 0;
   std::map<std::size_t, std::future<Result<std::string>>> gap_analyses;  // by result.steps index
   std::map<std::size_t, std::shared_ptr<StepTokens>> tokens;             // by result.steps index
 };
@@ -88,6 +98,7 @@ struct EvaluatedStep {
   bool by_model = false;
   int repairs = 0;
   LlmStepContext context;  // the model's, for its gap analysis
+  bool reviewed = true;    // false while the model's review is still to come
 };
 
 // The search itself: lanes of rollouts advanced in a fixed round, so that the model's calls
@@ -122,6 +133,13 @@ class Search {
   bool open_rollout(Lane& lane);
   Result<Took> take_step(Lane& lane);
   Status finish_step(Lane& lane, EvaluatedStep step);
+  // Asks the model for the lesson of the measured step result.steps[index] (the textual
+  // gradient), which the rollout's end collects.
+  void ask_lesson(Lane& lane, std::size_t index, const Candidate& step_parent,
+                  const EvaluatedStep& step, std::string profile_delta);
+  // Waits for the review of the lane's step recorded before it (Lane::settling): a rejection
+  // makes the step a verify_failure; an accepted step's lesson is asked then.
+  Status settle_review(Lane& lane);
   Status end_rollout(Lane& lane);
   // What `lane` may not choose: what it tried from its parent, and what other rollouts are
   // applying to the same parent right now (parallel search's "virtual loss": open rollouts
@@ -247,7 +265,8 @@ Result<Search::Took> Search::take_step(Lane& lane) {
                             std::move(*eval),
                             false,
                             0,
-                            {}}));
+                            {},
+                            true}));
   return Took::evaluated;
 }
 
@@ -287,24 +306,11 @@ Status Search::finish_step(Lane& lane, EvaluatedStep s) {
     }
   }
   const std::size_t index = result_.steps.size();
-  if (s.by_model && measured && clock_.now_seconds() < deadline_) {
-    // What changed in the profile: a faster child is profiled (its state above); a slower
-    // or equal one is discarded unprofiled. The analysis runs while the search goes on; the
-    // rollout's end collects it. After the time limit the statistical lesson stays.
-    std::string delta = faster ? measured_delta(*s.state, lane.parent_state)
-                               : "not profiled: only a faster child is, and this one was " +
-                                     std::string(outcome_name(eval.outcome));
-    std::string predicted = percent_gain(s.predicted.expected_log_speedup);
-    std::string observed =
-        percent_gain(eval.log_speedup) + " (" + std::string(outcome_name(eval.outcome)) + ")";
-    lane.gap_analyses[index] = std::async(
-        std::launch::async, [llm = options_.llm, step_parent, child = s.child, context = s.context,
-                             state = s.state, predicted = std::move(predicted),
-                             observed = std::move(observed), delta = std::move(delta)]() mutable {
-          context.state = state.get();
-          return llm->lesson(step_parent, child, context, predicted, observed, delta);
-        });
-  }
+  // What changed in the profile: a faster child is profiled (its state above); a slower or
+  // equal one is discarded unprofiled.
+  if (s.by_model && measured && s.reviewed)
+    ask_lesson(lane, index, step_parent, s,
+               faster ? measured_delta(*s.state, lane.parent_state) : unprofiled(eval));
   if (s.context.tokens) lane.tokens[index] = s.context.tokens;
   result_.steps.push_back({lane.rollout,
                            lane.depth,
@@ -324,6 +330,63 @@ Status Search::finish_step(Lane& lane, EvaluatedStep s) {
                            ""});
   lane.taken.emplace_back(index, s.predicted);
   ++lane.depth;
+  return Ok{};
+}
+
+void Search::ask_lesson(Lane& lane, std::size_t index, const Candidate& step_parent,
+                        const EvaluatedStep& s, std::string profile_delta) {
+  // After the time limit the statistical lesson stays.
+  if (clock_.now_seconds() >= deadline_) return;
+  const Evaluation& eval = s.evaluation;
+  std::string predicted = percent_gain(s.predicted.expected_log_speedup);
+  std::string observed =
+      percent_gain(eval.log_speedup) + " (" + std::string(outcome_name(eval.outcome)) + ")";
+  lane.gap_analyses[index] =
+      std::async(std::launch::async,
+                 [llm = options_.llm, step_parent, child = s.child, context = s.context,
+                  state = s.state, predicted = std::move(predicted), observed = std::move(observed),
+                  delta = std::move(profile_delta)]() mutable {
+                   context.state = state.get();
+                   return llm->lesson(step_parent, child, context, predicted, observed, delta);
+                 });
+}
+
+Status Search::settle_review(Lane& lane) {
+  Lane::ModelTurn turn = std::move(*lane.settling);
+  lane.settling.reset();
+  auto settled = turn.step->settle_review();
+  if (!settled) return settled.error();
+  const std::size_t index = lane.settling_index;
+  SearchStep& step = result_.steps[index];
+  switch (settled->verdict) {
+    case ReviewSettled::Verdict::accepted:
+      if (is_measured(step.evaluation.outcome)) {
+        const LlmStep& done = turn.step->result();
+        ask_lesson(lane, index, turn.step->parent(),
+                   {turn.choice, turn.predicted, turn.state, done.child, done.evaluation, true,
+                    done.repairs, turn.step->context(), true},
+                   unprofiled(done.evaluation));
+      }
+      break;
+    case ReviewSettled::Verdict::rejected: {
+      step.evaluation.detail = "review: " + settled->reason + " (measured before the review: " +
+                               first_line(step.evaluation.detail) + "; discarded)";
+      step.evaluation.outcome = StepOutcome::verify_failure;
+      for (std::size_t i = 0; i < lane.taken.size(); ++i)
+        if (lane.taken[i].first == index)
+          lane.trajectory.steps[i].outcome = StepOutcome::verify_failure;
+      lane.failures.push_back(step.technique +
+                              ": verify_failure: review: " + first_line(settled->reason));
+      progress_ << "    rollout " << lane.rollout << " step " << step.depth + 1
+                << " review -> no: " << first_line(settled->reason)
+                << "; the step is a verify_failure\n";
+      last_lane_ = nullptr;
+      break;
+    }
+    case ReviewSettled::Verdict::unreviewed:
+      step.evaluation.detail += " (" + settled->reason + ")";
+      break;
+  }
   return Ok{};
 }
 
@@ -360,9 +423,10 @@ Status Search::end_rollout(Lane& lane) {
   return Ok{};
 }
 
-// One turn of `lane`: at most one wait for the model, and at most one evaluation on the GPU
-// of this lane's child before the next lane's turn.
+// One turn of `lane`: the review of its last step settled, then at most one wait for the model,
+// and at most one evaluation on the GPU of this lane's child before the next lane's turn.
 Status Search::advance(Lane& lane) {
+  if (lane.settling) KB_TRY(settle_review(lane));
   if (lane.turn) {
     ModelStep& step = *lane.turn->step;
     KB_TRY(step.advance(evaluator_, seen_));
@@ -382,9 +446,13 @@ Status Search::advance(Lane& lane) {
       lane.ending = true;
       return Ok{};
     }
-    KB_TRY(
-        finish_step(lane, {std::move(turn.choice), std::move(turn.predicted), std::move(turn.state),
-                           done.child, done.evaluation, true, done.repairs, turn.step->context()}));
+    const bool pending = turn.step->review_pending();
+    KB_TRY(finish_step(lane, {turn.choice, turn.predicted, turn.state, done.child, done.evaluation,
+                              true, done.repairs, turn.step->context(), !pending}));
+    if (pending) {
+      lane.settling = std::move(turn);
+      lane.settling_index = result_.steps.size() - 1;
+    }
   } else if (lane.ending) {
     KB_TRY(end_rollout(lane));
   }

@@ -274,7 +274,9 @@ TEST_F(LlmSearchTest, AChangedLauncherSignatureIsRefusedBeforeAnythingIsBuilt) {
   EXPECT_THAT(r->best.source, Not(HasSubstr(kFast)));
 }
 
-TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheatsBeforeTheyAreTimed) {
+// The static rules refuse before anything is built; the review's "no" may come after the child
+// was measured (the GPU does not wait for it), but a rejected child never becomes a parent.
+TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheats) {
   int n = 0;
   model.apply_with = [&n](std::string parent, const std::string&) {
     const std::string body = "  if (rows <= 0 || cols <= 0) return;\n";
@@ -287,14 +289,19 @@ TEST_F(LlmSearchTest, StaticRulesAndTheReviewRejectCheatsBeforeTheyAreTimed) {
   };
   auto r = search(rig.pooled());
   ASSERT_TRUE(r.ok()) << r.error().describe();
-  for (const auto& c : evaluator.evaluated) {
-    EXPECT_THAT(c.source, Not(HasSubstr("rows == 8192"))) << "no cheat reached the GPU";
-    EXPECT_THAT(c.source, Not(HasSubstr("cudaStreamCreate"))) << "no cheat reached the GPU";
-  }
+  for (const auto& c : evaluator.evaluated)
+    EXPECT_THAT(c.source, Not(HasSubstr("cudaStreamCreate"))) << "the static rules come first";
+  EXPECT_THAT(r->best.source, Not(HasSubstr("rows == 8192"))) << "no rejected child is kept";
+  for (const auto& s : r->steps)
+    EXPECT_NE(s.evaluation.outcome, StepOutcome::faster) << s.evaluation.detail;
   std::string details;
   for (const auto& s : r->steps) {
     if (!s.by_model) continue;
-    EXPECT_EQ(s.evaluation.outcome, StepOutcome::verify_failure);
+    // The same cheat written again is refused as built before: the first was measured.
+    if (s.evaluation.detail == "the answer is a candidate built before" ||
+        s.evaluation.detail == "the answer is the parent or a candidate built before")
+      continue;
+    EXPECT_EQ(s.evaluation.outcome, StepOutcome::verify_failure) << s.evaluation.detail;
     details += s.evaluation.detail + "\n";
   }
   EXPECT_THAT(details, HasSubstr("review: It skips the work for the timed size."));
@@ -454,8 +461,12 @@ TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
 }
 
 TEST_F(LlmSearchTest, TheTimeLimitCutsTheModelsStepsInFlightSoTheSearchEndsOnTime) {
-  // A model that takes 1 s to answer and a 1.5-s search: the first applies come back at 1 s,
-  // their reviews would at 2 s, and the lessons at 3 s.
+  // A model that takes 1 s to answer and a 1.5-s search: the first applies come back at 1 s
+  // and their children are measured (faster), their reviews would come at 2 s, and the
+  // lessons at 3 s.
+  model.apply_with = [](const std::string& parent, const std::string& technique) {
+    return parent + "// " + technique + "\n" + kFast;
+  };
   rig.fake->respond_with([this](const nlohmann::json& body) {
     testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(1000));
     step.text = model(body).text;
@@ -479,10 +490,62 @@ TEST_F(LlmSearchTest, TheTimeLimitCutsTheModelsStepsInFlightSoTheSearchEndsOnTim
   EXPECT_THAT(r->stop_reason, HasSubstr("time limit"));
   EXPECT_TRUE(r->steps.empty()) << "a cut step is no step of the search, and teaches the KB "
                                    "nothing";
-  EXPECT_TRUE(gpu.ran.empty()) << "nothing is measured once the limit has passed";
+  EXPECT_EQ(r->best_log_speedup, 0.0) << "a faster child the review did not accept is not kept";
+  EXPECT_EQ(gpu.ran.size(), 2u) << "each rollout's child was measured while it was reviewed";
+  for (const auto& [start, end] : gpu.ran)
+    EXPECT_LT(start, started + 1.5) << "nothing is measured once the limit has passed";
   ASSERT_FALSE(policy->calls().empty());
   for (const ModelCall& call : policy->calls())
     EXPECT_LT(call.end_s, started + 1.8) << call.purpose << " outlived the limit";
+}
+
+TEST_F(LlmSearchTest, TheNextApplyIsAskedWhileTheModelReviewsAChildThatWasNotFaster) {
+  // Children that are no faster and special-case the timed size, which the review refuses;
+  // each answer takes 200 ms.
+  model.apply_with = [](std::string parent, const std::string& technique) {
+    const std::string body = "  if (rows <= 0 || cols <= 0) return;\n";
+    parent.replace(parent.find(body), body.size(), body + "  if (rows == 8192) return;\n");
+    return parent + "// " + technique + "\n";
+  };
+  rig.fake->respond_with([this](const nlohmann::json& body) {
+    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(200));
+    step.text = model(body).text;
+    return step;
+  });
+  for (const Technique& t : catalogue.techniques)
+    if (t.applier == Applier::llm && options.only_techniques.size() < 3)
+      options.only_techniques.insert(t.id);
+  options.budget = {1, 3, 1e9, 0, 0.01};
+  auto r = search(rig.pooled(2));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->steps.size(), 3u) << progress.str();
+  for (const auto& s : r->steps) {
+    EXPECT_EQ(s.evaluation.outcome, StepOutcome::verify_failure) << s.evaluation.detail;
+    EXPECT_EQ(s.evaluation.detail,
+              "review: It skips the work for the timed size. (measured before the review: "
+              "SAME: scripted; discarded)");
+  }
+  EXPECT_EQ(evaluator.evaluated.size(), 3u) << "each child was measured while it was reviewed";
+  EXPECT_THAT(progress.str(), HasSubstr("rollout 1 step 1 review -> no: It skips the work for "
+                                        "the timed size.; the step is a verify_failure"));
+  // The second apply was asked while the first review was in flight.
+  std::vector<ModelCall> applies, reviews;
+  for (const ModelCall& c : policy->calls())
+    (c.purpose == "apply" ? applies : reviews).push_back(c);
+  ASSERT_GE(applies.size(), 2u);
+  ASSERT_GE(reviews.size(), 1u);
+  std::sort(applies.begin(), applies.end(),
+            [](const ModelCall& a, const ModelCall& b) { return a.start_s < b.start_s; });
+  std::sort(reviews.begin(), reviews.end(),
+            [](const ModelCall& a, const ModelCall& b) { return a.start_s < b.start_s; });
+  EXPECT_LT(applies[1].start_s, reviews[0].end_s) << "the GPU and the model did not wait for it";
+  // The rejection reaches a later prompt of the rollout, and the KB records a failure.
+  EXPECT_THAT(asked("Apply the technique").back(),
+              HasSubstr(r->steps[0].technique + ": verify_failure: review: It skips"));
+  auto stats = store->stats(r->steps[0].state, r->steps[0].technique, options.gpu.arch);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->verify_failures, 1) << "the trajectory holds the review's verdict";
+  EXPECT_EQ(stats->measured, 0);
 }
 
 }  // namespace
