@@ -167,6 +167,22 @@ class LlmSearchTest : public ::testing::Test, protected testing::SearchSetup {
                       on ? *on : clock, progress);
   }
 
+  // The scripted model's answers, each after `delay`.
+  void answer_after(std::chrono::milliseconds delay) {
+    rig.fake->respond_with([this, delay](const nlohmann::json& body) {
+      testing::ScriptStep step = testing::slow_answer(delay);
+      step.text = model(body).text;
+      return step;
+    });
+  }
+
+  // Only the first `n` of the catalogue's model techniques may be chosen.
+  void only_model_techniques(std::size_t n) {
+    for (const Technique& t : catalogue.techniques)
+      if (t.applier == Applier::llm && options.only_techniques.size() < n)
+        options.only_techniques.insert(t.id);
+  }
+
   // The user texts of the requests the fake received that contain `marker`.
   std::vector<std::string> asked(const std::string& marker) const {
     std::vector<std::string> out;
@@ -410,11 +426,7 @@ class TimedEvaluator final : public Evaluator {
 
 TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
   // A model that takes 150 ms to answer, and a GPU that takes 100 ms per child.
-  rig.fake->respond_with([this](const nlohmann::json& body) {
-    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(150));
-    step.text = model(body).text;
-    return step;
-  });
+  answer_after(std::chrono::milliseconds(150));
   TimedEvaluator gpu(evaluator, steady, 0.1);
   options.lanes = 3;
   options.budget = {3, 2, 1e9, 0, 0.01};
@@ -467,14 +479,8 @@ TEST_F(LlmSearchTest, TheTimeLimitCutsTheModelsStepsInFlightSoTheSearchEndsOnTim
   model.apply_with = [](const std::string& parent, const std::string& technique) {
     return parent + "// " + technique + "\n" + kFast;
   };
-  rig.fake->respond_with([this](const nlohmann::json& body) {
-    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(1000));
-    step.text = model(body).text;
-    return step;
-  });
-  for (const Technique& t : catalogue.techniques)
-    if (t.applier == Applier::llm && options.only_techniques.size() < 2)
-      options.only_techniques.insert(t.id);
+  answer_after(std::chrono::milliseconds(1000));
+  only_model_techniques(2);
   TimedEvaluator gpu(evaluator, steady, 0.05);
   options.lanes = 2;
   options.budget = {4, 4, 1.5, 0, 0.01};
@@ -507,14 +513,8 @@ TEST_F(LlmSearchTest, TheNextApplyIsAskedWhileTheModelReviewsAChildThatWasNotFas
     parent.replace(parent.find(body), body.size(), body + "  if (rows == 8192) return;\n");
     return parent + "// " + technique + "\n";
   };
-  rig.fake->respond_with([this](const nlohmann::json& body) {
-    testing::ScriptStep step = testing::slow_answer(std::chrono::milliseconds(200));
-    step.text = model(body).text;
-    return step;
-  });
-  for (const Technique& t : catalogue.techniques)
-    if (t.applier == Applier::llm && options.only_techniques.size() < 3)
-      options.only_techniques.insert(t.id);
+  answer_after(std::chrono::milliseconds(200));
+  only_model_techniques(3);
   options.budget = {1, 3, 1e9, 0, 0.01};
   auto r = search(rig.pooled(2));
   ASSERT_TRUE(r.ok()) << r.error().describe();
