@@ -1,7 +1,10 @@
 // The state classifier on real Nsight Compute output: ncu 2025.3.1 on the H200,
 // captured by `kblaster profile examples/kernels` (kblaster's metric list, raw
 // page) and `--full-set` (details page) on 2026-11-30
-// (bench/results/2026-11-30-h200/profile/). Each fixture must give its state.
+// (bench/results/2026-11-30-h200/profile/). axpy.csv, transpose.csv and relu.csv are fresh
+// captures of 2026-12-02 (bench/results/2026-12-02-h200-648559c.md), made after the state rules
+// were fitted to the 2026-11-30 ones, so those three test the rules on data they never saw.
+// Each fixture must give its state.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
