@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "eval/seed_source.h"
+#include "github/check_run.h"
 #include "report/optimization_pr_body.h"
 #include "report/publish_text.h"
 
@@ -15,6 +16,9 @@ void add_publish_flags(CLI::App& app, PublishFlags& flags) {
   app.add_option("--comment-key", flags.comment_key,
                  "Name of the sticky comment, one per key (default kblaster)");
   app.add_flag("--no-check-run", flags.no_check_run, "Make no check run");
+  app.add_option("--check-name", flags.check_name,
+                 "Name of the check run, which branch protection can require (default "
+                 "\"kblaster / check\")");
   app.add_flag("--review", flags.review,
                "Review the PR's claimed speedups (`kernel: NAME 1.8x` lines in its body)");
   app.add_flag("--request-changes", flags.request_changes,
@@ -44,13 +48,16 @@ std::optional<PublisherOptions> publisher_options(const PublishFlags& flags) {
                           .dry_run = flags.dry_run,
                           .repository = flags.repository,
                           .token_env = flags.token_env,
-                          .base_branch = flags.base_branch};
+                          .base_branch = flags.base_branch,
+                          .check_name = flags.check_name};
 }
 
 Result<std::unique_ptr<Publisher>> open_publisher(const PublishFlags& flags, PublishTarget target,
                                                   Session& session) {
   auto options = publisher_options(flags);
   if (!options) return Error::usage("--comment " + flags.comment + ": always, on-change or never");
+  if (const std::string why = check_run_name_error(flags.check_name); !why.empty())
+    return Error::usage("--check-name: " + why);
   return Publisher::open(*options, std::move(target),
                          {.env = process_environment,
                           .clock = session.clock,

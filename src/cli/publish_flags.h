@@ -14,10 +14,11 @@
 namespace kblaster {
 
 struct PublishFlags {
-  std::string comment = "always";        // --comment always|on-change|never
-  std::string comment_key = "kblaster";  // --comment-key: one sticky comment per key
-  bool no_check_run = false;             // --no-check-run
-  bool review = false;                   // --review: answer the PR body's speedup claims
+  std::string comment = "always";                       // --comment always|on-change|never
+  std::string comment_key = "kblaster";                 // --comment-key: one sticky comment per key
+  bool no_check_run = false;                            // --no-check-run
+  std::string check_name = std::string(kCheckRunName);  // --check-name: the check run's name
+  bool review = false;           // --review: answer the PR body's speedup claims
   bool request_changes = false;  // --request-changes: REQUEST_CHANGES on a failed verification
   bool fork_writes = false;      // --publish-forks: write to a fork's PR anyway
   std::string dry_run;           // --dry-run FILE: write the requests there, send nothing

@@ -7,6 +7,14 @@
 
 namespace kblaster {
 
+std::string check_run_name_error(std::string_view name) {
+  if (name.empty()) return "a check run needs a name";
+  if (name.size() > 100) return "longer than 100 characters";
+  for (const char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "holds a control character";
+  return "";
+}
+
 Result<std::int64_t> start_check_run(GitHubApi& api, std::string_view name,
                                      std::string_view head_sha) {
   const nlohmann::json request = {{"name", name},

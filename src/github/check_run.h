@@ -13,8 +13,13 @@
 
 namespace kblaster {
 
-// The name branch protection requires; stable across runs and versions.
+// The check run's default name, which branch protection requires; stable across runs and
+// versions. --check-name gives another (check_run_name_error says which are taken).
 inline constexpr std::string_view kCheckRunName = "kblaster / check";
+
+// Why `name` cannot name a check run ("" when it can): empty, longer than 100 characters, or
+// holding a control character.
+std::string check_run_name_error(std::string_view name);
 
 // GitHub takes at most this many characters in a check run's output summary or text.
 inline constexpr std::size_t kMaxCheckOutputChars = 65535;

@@ -43,16 +43,16 @@ Error after(Error error, const PublishOutcome& outcome) {
 Status publish_check_run(GitHubApi& api, const PublishPlan& plan, const std::string& head_sha,
                          const nlohmann::json& check, PublishOutcome& outcome) {
   auto id = plan.check_run_id ? Result<std::int64_t>(*plan.check_run_id)
-                              : start_check_run(api, kCheckRunName, head_sha);
+                              : start_check_run(api, plan.check_name, head_sha);
   if (!id) return id.error();
   const CheckRunReport report{.conclusion = std::string(check_conclusion(check)),
                               .title = plan.headline,
                               .summary = plan.markdown,
                               .annotations = check_annotations(check)};
   KB_TRY(finish_check_run(api, *id, report));
-  outcome.done.push_back("check run: " + std::string(kCheckRunName) + " " + report.conclusion +
-                         " on " + head_sha.substr(0, 12) + ", " +
-                         std::to_string(report.annotations.size()) + " annotation(s)");
+  outcome.done.push_back("check run: " + plan.check_name + " " + report.conclusion + " on " +
+                         head_sha.substr(0, 12) + ", " + std::to_string(report.annotations.size()) +
+                         " annotation(s)");
   return Ok{};
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "github/check_run.h"
 #include "github/github_api.h"
 #include "github/optimization_pr.h"
 #include "github/sticky_comment.h"
@@ -30,7 +31,8 @@ struct PublishPlan {
   std::string comment_key = "kblaster";      // one sticky comment per key
   bool check_run = true;                     // for check results
   std::optional<std::int64_t> check_run_id;  // one started in progress earlier; else made here
-  bool review = false;                       // answer the PR body's speedup claims
+  std::string check_name = std::string(kCheckRunName);  // the name of one made here
+  bool review = false;                                  // answer the PR body's speedup claims
   bool request_changes = false;  // review event REQUEST_CHANGES on a failed verification
   std::string base_branch;       // optimization PRs' base; "" = the repository's default
   OptimizationPrBody pr_body;    // writes their bodies; needed for an optimize result
@@ -46,7 +48,7 @@ struct PublishOutcome {
 
 // With a PR: reads the PR (its head SHA when none is given, its body for claims), then
 // keeps the sticky comment (by `comment`), and for the check results completes a check
-// run (`check_run_id`, or a new one named kCheckRunName on the head SHA) with the
+// run (`check_run_id`, or a new one named `check_name` on the head SHA) with the
 // conclusion, headline, report and annotations, and with `review` posts the claims review. Without
 // a PR only the check run is made. Each optimize result then gets its optimization pull
 // requests (publish_optimization_prs). Stops at the first failed call: Error::remote naming it,

@@ -77,10 +77,11 @@ Result<std::unique_ptr<Publisher>> Publisher::open(const PublisherOptions& flags
 
 Status Publisher::start_check_run() {
   if (!parts_->flags.check_run || parts_->target.head_sha.empty()) return Ok{};
-  auto id = kblaster::start_check_run(*parts_->api, kCheckRunName, parts_->target.head_sha);
+  auto id =
+      kblaster::start_check_run(*parts_->api, parts_->flags.check_name, parts_->target.head_sha);
   if (!id) return id.error();
   parts_->check_run = *id;
-  *parts_->progress << "published check run " << kCheckRunName << ": in progress on "
+  *parts_->progress << "published check run " << parts_->flags.check_name << ": in progress on "
                     << parts_->target.head_sha.substr(0, 12) << "\n";
   return Ok{};
 }
@@ -97,6 +98,7 @@ Status Publisher::publish(const std::vector<nlohmann::json>& results, const Publ
                          .comment_key = flags.comment_key,
                          .check_run = flags.check_run,
                          .check_run_id = parts_->check_run,
+                         .check_name = flags.check_name,
                          .review = flags.review,
                          .request_changes = flags.request_changes,
                          .base_branch = flags.base_branch,
@@ -118,7 +120,8 @@ void Publisher::fail(const std::string& reason) {
     *parts_->progress << "warning: the check run could not be marked failed: "
                       << failed.error().describe() << "\n";
   else
-    *parts_->progress << "published check run " << kCheckRunName << ": failed (" << reason << ")\n";
+    *parts_->progress << "published check run " << parts_->flags.check_name << ": failed ("
+                      << reason << ")\n";
   parts_->check_run.reset();
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/status.h"
+#include "github/check_run.h"
 #include "github/github_target.h"
 #include "github/optimization_pr.h"
 #include "github/sticky_comment.h"
@@ -32,6 +33,7 @@ struct PublisherOptions {
   std::string repository;    // owner/repo; "" = $GITHUB_REPOSITORY
   std::string token_env = "GITHUB_TOKEN";
   std::string base_branch;  // optimization PRs' base; "" = the repository's default branch
+  std::string check_name = std::string(kCheckRunName);  // the check run's
 };
 
 // Where the results go: a pull request (and the head it was measured at), or a commit.

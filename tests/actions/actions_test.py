@@ -105,7 +105,8 @@ class ActionRunStepTest(unittest.TestCase):
                    "GITHUB_OUTPUT": os.path.join(tmp, "out"), "STUB_ARGV": os.path.join(tmp, "argv"),
                    "COMMAND": command, "REPOSITORY": "repo", "KERNELS": "", "BASE": "", "SHARD": "",
                    "KB": "repo/.kblaster/kb.sqlite", "PUBLISH": "false", "COMMENT": "on-change",
-                   "COMMENT_KEY": "kblaster", "CHECK_RUN": "true", "REVIEW": "false",
+                   "COMMENT_KEY": "kblaster", "CHECK_RUN": "true",
+                   "CHECK_NAME": "kblaster / check", "REVIEW": "false",
                    "REQUEST_CHANGES": "false", "LLM": "", "LLM_MODEL": "", "LLM_BASE_URL": "",
                    "LLM_KEY_ENV": "", "MAX_TIME": "", "KERNEL_TIME": "", "MAX_COST": "",
                    "MAX_TOKENS": "", "ARGS": "", "GITHUB_TOKEN": "not-a-real-token"}
@@ -130,6 +131,7 @@ class ActionRunStepTest(unittest.TestCase):
         self.assertIn("--event", argv)
         self.assertEqual(argv.count("--kernel"), 2)
         self.assertIn("--no-check-run", argv)
+        self.assertNotIn("--check-name", argv)
         self.assertNotIn("--kb", argv)  # check uses no KB
         self.assertEqual((out["verdict"], out["regressions"], out["exit-code"]), ("regression", "2", "1"))
 
@@ -148,6 +150,7 @@ class ActionRunStepTest(unittest.TestCase):
             self.assertEqual(argv[argv.index(flag) + 1], value)
         self.assertEqual(argv[-2:], ["--breadth", "4"])
         self.assertIn("--publish", argv)
+        self.assertEqual(argv[argv.index("--check-name") + 1], "kblaster / check")
         self.assertEqual(out["regressions"], "0")
 
     def test_sweep_gets_a_deadline_and_counts_the_failures_of_its_run_result(self):

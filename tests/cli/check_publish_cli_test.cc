@@ -113,6 +113,25 @@ TEST_F(CheckPublishCli, PostsOneCommentEditsItOnARerunAndCompletesACheckRunWithA
   }
 }
 
+// Two workflows (say, one per GPU model) each require their own check run by name.
+TEST_F(CheckPublishCli, CheckNameNamesTheCheckRunAndAnUnusableNameIsAUsageError) {
+  auto r = check({"--check-name", "kblaster / H200"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("published check run kblaster / H200: in progress on"));
+  EXPECT_THAT(r.err, HasSubstr("published check run: kblaster / H200 failure on"));
+  auto runs = github.check_runs();
+  ASSERT_THAT(runs, SizeIs(1));
+  EXPECT_EQ(runs[0].name, "kblaster / H200");
+  EXPECT_EQ(runs[0].status, "completed") << "the run started is the one completed";
+
+  for (const std::string bad : {std::string(), std::string(101, 'x'), std::string("a\nb")}) {
+    auto refused = check({"--check-name", bad});
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr("--check-name: "));
+  }
+  EXPECT_THAT(github.check_runs(), SizeIs(1)) << "nothing was sent for a refused name";
+}
+
 // kblaster fails after its check run was started (here: a --report directory it cannot
 // create): the run is completed as failed, saying why, rather than left in progress.
 TEST_F(CheckPublishCli, WhenKblasterFailsItsCheckRunIsMarkedFailedWithTheReason) {
