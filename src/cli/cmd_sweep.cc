@@ -88,7 +88,8 @@ Result<ExitCode> sweep_command(const SweepOptions& o, Session& session) {
                                       .search_seed = o.seed,
                                       .kb_file = kb_file,
                                       .out_dir = out / "optimize",
-                                      .llm = std::move(*llm)},
+                                      .llm = std::move(*llm),
+                                      .only_techniques = {}},
                          .out_dir = out};
   Provenance provenance = command_provenance(session, repo->root);
   auto result = run_sweep(std::move(*repo), all, o.build, o.verify, o.bench, *catalogue,

@@ -43,8 +43,10 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
                               const BenchFlags& bench, const Catalogue& catalogue,
                               SweepSettings settings, Provenance provenance, Session& session) {
   const double start = session.clock.now_seconds();
-  SweepResult r{
-      .provenance = provenance, .settings = settings, .repository_kernels = repository_kernels};
+  SweepResult r;
+  r.provenance = provenance;
+  r.settings = settings;
+  r.repository_kernels = repository_kernels;
   for (const KernelSpec* k : repo.selected) r.kernels.push_back(k->name);
   session.progress << "sweep: shard " << settings.shard.index << "/" << settings.shard.count << " ("
                    << settings.shard_from << "): " << r.kernels.size() << " of "
