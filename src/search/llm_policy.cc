@@ -98,9 +98,10 @@ Result<std::optional<LlmAnswer>> LlmPolicy::ask(PromptKind kind, const PromptVal
   }
   auto answer = model_.complete(*request);
   if (options_.clock) {
+    const double end = options_.clock->now_seconds();
     const std::lock_guard lock(calls_mutex_);
-    calls_.push_back({context.spec->name, std::string(prompt_kind_name(kind)), start,
-                      options_.clock->now_seconds()});
+    calls_.push_back({context.spec->name, std::string(prompt_kind_name(kind)), start, end,
+                      answer && answer->seconds > 0 ? answer->seconds : end - start});
   }
   if (!answer) {
     // The model's failure is the step's, not the run's: the search goes on without it.

@@ -42,10 +42,12 @@ class StepTokens {
   TokenUsage total_;
 };
 
-// One call to the model, for the search's timeline: seconds on the policy's clock.
+// One call to the model, for the search's timeline: seconds on the policy's clock, from when it
+// was asked (a wait for a free slot included) to its answer.
 struct ModelCall {
   std::string kernel, purpose;
   double start_s = 0, end_s = 0;
+  double answer_s = 0;  // the backend's own time for it (LlmAnswer::seconds); a failed call's whole
 };
 
 // A child the model proposed, or why there is none ("the answer held no code block", "the

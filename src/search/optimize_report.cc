@@ -8,6 +8,7 @@
 #include "core/input_limits.h"
 #include "profile/profile_delta.h"
 #include "search/final_ab.h"
+#include "search/model_bound.h"
 #include "search/search_budget.h"
 #include "search/source_form_check.h"
 
@@ -131,6 +132,13 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
                       {"gpu_idle_share",
                        seconds > 0 ? std::max(0.0, 1.0 - evaluator.gpu_seconds() / seconds) : 0.0}};
   j["timeline"] = timeline(r, evaluator, seconds);
+  const auto bound = model_bound(r.model_slots, r.model_calls, evaluator.gpu_seconds());
+  if (bound)
+    j["model_bound"] = {{"slots", bound->slots},
+                        {"calls", bound->calls},
+                        {"mean_answer_seconds", bound->mean_answer_s},
+                        {"least_wall_seconds", bound->least_wall_s},
+                        {"least_idle_share", bound->least_idle_share}};
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& s : r.steps) steps.push_back(step_with_policy(s));
   j["steps"] = steps;
@@ -199,6 +207,11 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     session.progress << " (ncu " << static_cast<int>(evaluator.profile_seconds() / seconds * 100)
                      << "% of the time, counted busy)";
   session.progress << "\n";
+  // Idle the scheduler could not help: say so, with what would.
+  if (bound && bound->least_idle_share >= 0.2)
+    session.progress << "  the model bounded the GPU: "
+                     << describe_model_bound(*bound, evaluator.gpu_seconds())
+                     << "; more requests in flight ([llm] in_flight) would shorten the search\n";
   if (delta) print_profile_delta(session.progress, *delta);
   for (const auto& f : r.soft_verification)
     session.progress << "  soft verification: " << f << "\n";

@@ -486,6 +486,7 @@ Result<SearchResult> Search::run() {
       soft_verification_findings(result_.baseline.source, result_.best.source);
   if (options_.llm) {
     result_.llm = options_.llm->ledger().kernel(spec_.name);
+    result_.model_slots = std::max(1, options_.lanes);
     for (ModelCall& call : options_.llm->calls())
       if (call.kernel == spec_.name && call.start_s >= started_)
         result_.model_calls.push_back(std::move(call));

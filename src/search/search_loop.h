@@ -36,7 +36,7 @@ struct SearchOptions {
   // turns in a fixed round, so while the GPU measures one rollout's child the model's calls
   // for the others are in flight. 1: one rollout after another (the embedded policy's way).
   int lanes = 1;
-  bool source_only = false;   // only techniques for which rewrites_source_only() holds
+  bool source_only = false;  // only techniques for which rewrites_source_only() holds
   // The model (search/llm_policy.h): when set, the catalogue's LLM techniques join the
   // embedded ones, each applied by the model, and measured steps get the model's lessons.
   // Its caps (TokenLedger::cap_reached) stop the search. Not owned.
@@ -74,6 +74,7 @@ struct SearchResult {
   std::optional<TokenTotals> llm;              // the model's tokens for this kernel, with one
   double started_s = 0;                        // the search's start on its Clock
   std::vector<ModelCall> model_calls;          // this search's calls to the model, as they ended
+  int model_slots = 0;                         // calls to the model at once (SearchOptions::lanes)
 };
 
 // Searches from `baseline`. Each rollout starts from the best so far; a step that

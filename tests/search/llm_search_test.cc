@@ -451,9 +451,11 @@ TEST_F(LlmSearchTest, RolloutsAtOnceKeepTheModelAskingWhileTheGpuMeasures) {
   EXPECT_THAT(progress.str(), HasSubstr("rollout 2 step 1 -> ")) << "lines say whose step it is";
   // Rollouts opened together on the baseline asked the model for different techniques.
   std::set<std::string> first_asks;
-  for (const auto& step : r->steps)
-    if (step.by_model && step.depth == 0)
+  for (const auto& step : r->steps) {
+    if (step.by_model && step.depth == 0) {
       EXPECT_TRUE(first_asks.insert(step.technique).second) << step.technique << progress.str();
+    }
+  }
   // No candidate is evaluated twice, even when two rollouts' models wrote the same code.
   std::set<std::string> evaluated;
   for (const auto& c : evaluator.evaluated)

@@ -24,7 +24,8 @@ using ::testing::Not;
 
 // Answers the final A/B with a scripted verdict and has no profiles (no ncu).
 // The H200's measured ceilings (bench/results/2026-11-30-h200/profile/ceilings.json).
-const MeasuredCeilings kCeilings{.dram_bytes_per_s = 4.21247e12, .fp32_flops_per_s = 54.2553e12};
+const MeasuredCeilings kCeilings{
+    .dram_bytes_per_s = 4.21247e12, .fp32_flops_per_s = 54.2553e12, .tensor_flops_per_s = {}};
 
 class ScriptedProbe final : public ResultProbe {
  public:
@@ -163,6 +164,8 @@ TEST_F(OptimizeReportTest, ItsResultIsPartOfAnOptimizeResultThatValidates) {
                            .cost_usd = 0.012,
                            .cost_known = true,
                            .by_purpose = {{"apply", {.input = 900, .output = 700}}}};
+  result.model_slots = 2;
+  result.model_calls = {{"softmax_slow", "apply", 1.0, 11.0, 10.0}};
   result.baseline_state = "memory.dram_saturated", result.best_state = "memory.dram_saturated";
   // Both ends profiled: softmax_slow's real H200 profile, placed under the ceilings.
   auto profiled = read_profile(
@@ -278,6 +281,38 @@ TEST_F(OptimizeReportTest, TheTimelineKeepsEachGpuSpanAndModelCallOfTheSearch) {
             nlohmann::json::parse(R"([[1.0, 3.5, "verify and A/B"], [4.0, 10.0, "ncu"]])"));
   EXPECT_EQ((*j)["timeline"]["model"],
             nlohmann::json::parse(R"([[0.5, 10.5, "apply"], [11.0, 21.0, "review"]])"));
+}
+
+// What the model's throughput allowed: 8 answers of 10 s through 2 slots need 40 s, so a GPU
+// busy for 30 s was idle at least 25 % of them. A call's wait for a slot is not its answer time.
+TEST_F(OptimizeReportTest, TheModelsBoundOnTheIdleShareIsRecordedAndSaidWhenItMatters) {
+  result.model_slots = 2;
+  for (int i = 0; i < 8; ++i)
+    result.model_calls.push_back({"softmax_slow", "apply", 5.0 * i, 5.0 * i + 14.0, 10.0});
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ((*j)["model_bound"],
+            nlohmann::json::parse(R"({"slots": 2, "calls": 8, "mean_answer_seconds": 10.0,
+                                      "least_wall_seconds": 40.0, "least_idle_share": 0.25})"));
+  EXPECT_THAT(progress.str(),
+              HasSubstr("  the model bounded the GPU: 8 calls of 10.0 s on average through 2 "
+                        "slot(s) need at least 40 s, so the GPU (30.0 s busy) was idle at least "
+                        "25 %; more requests in flight ([llm] in_flight) would shorten the "
+                        "search\n"));
+
+  // Through 8 slots the same calls need 10 s, less than the GPU's 30: no bound, no line.
+  progress.str("");
+  result.model_slots = 8;
+  auto wide = write(WriteBack::never);
+  ASSERT_TRUE(wide.ok()) << wide.error().message;
+  EXPECT_EQ((*wide)["model_bound"]["least_idle_share"], 0.0);
+  EXPECT_THAT(progress.str(), Not(HasSubstr("the model bounded the GPU")));
+
+  // Without a model there is nothing to bound.
+  result.model_slots = 0, result.model_calls.clear();
+  auto embedded = write(WriteBack::never);
+  ASSERT_TRUE(embedded.ok()) << embedded.error().message;
+  EXPECT_FALSE(embedded->contains("model_bound"));
 }
 
 TEST_F(OptimizeReportTest, ApplyRewritesTheSourceForAVerifiedSpeedup) {
