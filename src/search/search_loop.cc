@@ -358,16 +358,17 @@ Status Search::settle_review(Lane& lane) {
   if (!settled) return settled.error();
   const std::size_t index = lane.settling_index;
   SearchStep& step = result_.steps[index];
+  // A step that failed on its own (it did not verify, or was built before) stays as it is.
+  if (!is_measured(step.evaluation.outcome)) return Ok{};
   switch (settled->verdict) {
-    case ReviewSettled::Verdict::accepted:
-      if (is_measured(step.evaluation.outcome)) {
-        const LlmStep& done = turn.step->result();
-        ask_lesson(lane, index, turn.step->parent(),
-                   {turn.choice, turn.predicted, turn.state, done.child, done.evaluation, true,
-                    done.repairs, turn.step->context(), true},
-                   unprofiled(done.evaluation));
-      }
+    case ReviewSettled::Verdict::accepted: {
+      const LlmStep& done = turn.step->result();
+      ask_lesson(lane, index, turn.step->parent(),
+                 {turn.choice, turn.predicted, turn.state, done.child, done.evaluation, true,
+                  done.repairs, turn.step->context(), true},
+                 unprofiled(done.evaluation));
       break;
+    }
     case ReviewSettled::Verdict::rejected: {
       step.evaluation.detail = "review: " + settled->reason + " (measured before the review: " +
                                first_line(step.evaluation.detail) + "; discarded)";

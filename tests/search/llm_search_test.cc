@@ -550,5 +550,27 @@ TEST_F(LlmSearchTest, TheNextApplyIsAskedWhileTheModelReviewsAChildThatWasNotFas
   EXPECT_EQ(stats->measured, 0);
 }
 
+TEST_F(LlmSearchTest, AStepThatFailedOnItsOwnKeepsItsReasonWhateverItsReviewSays) {
+  // Two rollouts at once whose model writes the same special-cased code: one is measured (then
+  // the review's no makes it a verify_failure), the other is refused as built before, and the
+  // review's no for it changes nothing.
+  model.apply_with = [](std::string parent, const std::string&) {
+    const std::string body = "  if (rows <= 0 || cols <= 0) return;\n";
+    parent.replace(parent.find(body), body.size(), body + "  if (rows == 8192) return;\n");
+    return parent;
+  };
+  only_model_techniques(2);
+  options.lanes = 2;
+  options.budget = {2, 1, 1e9, 0, 0.01};
+  auto r = search(rig.pooled(2));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->steps.size(), 2u) << progress.str();
+  EXPECT_EQ(r->steps[0].evaluation.outcome, StepOutcome::verify_failure);
+  EXPECT_THAT(r->steps[0].evaluation.detail, HasSubstr("review: It skips the work"));
+  EXPECT_EQ(r->steps[1].evaluation.outcome, StepOutcome::compile_failure);
+  EXPECT_EQ(r->steps[1].evaluation.detail, "the answer is a candidate built before");
+  EXPECT_EQ(evaluator.evaluated.size(), 1u);
+}
+
 }  // namespace
 }  // namespace kblaster
