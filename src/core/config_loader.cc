@@ -168,10 +168,12 @@ Result<Config> load_config(const SourceTree& tree) {
   config.spec_files.push_back(kConfigFile);
   KB_TRY(parse_kernels(*root, kConfigFile, tree, config));
 
+  std::vector<PathGlob> spec_globs;
+  for (const auto& g : config.project.spec_globs) spec_globs.emplace_back(g);
   for (const auto& file : tree.list_files()) {
     if (file == kConfigFile) continue;
-    bool matched = std::any_of(config.project.spec_globs.begin(), config.project.spec_globs.end(),
-                               [&](const std::string& g) { return glob_match(g, file); });
+    bool matched = std::any_of(spec_globs.begin(), spec_globs.end(),
+                               [&](const PathGlob& g) { return g.matches(file); });
     if (!matched) continue;
     auto table = parse_toml(tree, file);
     if (!table) return table.error();

@@ -82,9 +82,12 @@ std::vector<std::string> DirectoryTree::list_files() const {
 
 std::optional<std::string> normalize_relative(const std::string& path) {
   if (path.empty() || path.front() == '/') return std::nullopt;
-  std::vector<std::string> parts;
-  std::stringstream in(path);
-  for (std::string part; std::getline(in, part, '/');) {
+  std::vector<std::string_view> parts;
+  const std::string_view all(path);
+  for (std::size_t start = 0; start <= all.size();) {
+    const std::size_t slash = std::min(all.find('/', start), all.size());
+    const std::string_view part = all.substr(start, slash - start);
+    start = slash + 1;
     if (part.empty() || part == ".") continue;
     if (part == "..") {
       if (parts.empty()) return std::nullopt;
@@ -93,9 +96,14 @@ std::optional<std::string> normalize_relative(const std::string& path) {
       parts.push_back(part);
     }
   }
+  if (parts.empty()) return std::string(".");
   std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
-  return out.empty() ? std::optional<std::string>(".") : out;
+  out.reserve(path.size());
+  for (const auto& p : parts) {
+    if (!out.empty()) out += '/';
+    out += p;
+  }
+  return out;
 }
 
 std::optional<std::string> resolve_beside(const std::string& file, const std::string& relative) {

@@ -83,6 +83,41 @@ TEST(PathGlob, TwoHundredStarsAgainstALongPathThatDoesNotMatch) {
   EXPECT_FALSE(glob_match("**/" + stars + "/c", "x/" + path)) << "no `/c` after the stars";
 }
 
+// One compiled glob for a repository's every file (the spec-file search) answers as a fresh
+// one does for each; its closing literal text refuses most paths before the NFA runs.
+TEST(PathGlob, ACompiledGlobAnswersEachPathAsAFreshOne) {
+  const std::vector<std::string> patterns = {
+      "**/*.kblaster.toml", "k?.cu", "kernels/**", "*", "a**b", ""};
+  const std::vector<std::string> paths = {"a.kblaster.toml",
+                                          "x/y/b.kblaster.toml",
+                                          "kblaster.toml",
+                                          "k1.cu",
+                                          "kernels/a/b.cu",
+                                          "ab",
+                                          "a/b",
+                                          "",
+                                          "x.toml"};
+  for (const auto& p : patterns) {
+    const PathGlob glob(p);
+    for (const auto& path : paths)
+      EXPECT_EQ(glob.matches(path), glob_match(p, path)) << p << " on " << path;
+  }
+  EXPECT_FALSE(PathGlob("**/*.kblaster.toml").matches("x.kblaster.tom"));
+  EXPECT_TRUE(PathGlob("").matches(""));
+  EXPECT_FALSE(PathGlob("").matches("a"));
+}
+
+TEST(SourceTreePaths, NormalizeDropsEmptyAndDotPartsAndKeepsTheRest) {
+  EXPECT_EQ(normalize_relative("a//b/").value(), "a/b");
+  EXPECT_EQ(normalize_relative("./a/./b").value(), "a/b");
+  EXPECT_EQ(normalize_relative("a/..").value(), ".");
+  EXPECT_EQ(normalize_relative(".").value(), ".");
+  EXPECT_EQ(normalize_relative("a/b/../../c/d").value(), "c/d");
+  EXPECT_EQ(normalize_relative("...").value(), "...") << "only `..` goes up";
+  EXPECT_FALSE(normalize_relative("a/../../b").has_value());
+  EXPECT_FALSE(normalize_relative("").has_value());
+}
+
 TEST(SourceTreePaths, NormalizeRefusesEscapes) {
   EXPECT_EQ(normalize_relative("a/./b/../c").value(), "a/c");
   EXPECT_FALSE(normalize_relative("../x").has_value());
