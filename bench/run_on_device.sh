@@ -31,6 +31,10 @@
 #                                           the default budget unless ARGS say otherwise, the
 #                                           techniques of `llm` unless LLM_IDLE_TECHNIQUES (a list,
 #                                           or "all")
+#   bench/run_on_device.sh spread N KERNEL… N separate `kblaster bench --json` processes on the
+#                                           kernels, each result in $OUT/spread/bench-I.json, then
+#                                           bench/spread.py over them: the spread of the cold and
+#                                           hot medians across processes (issue 21 A)
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +114,17 @@ case "$what" in
     cp -r /tmp/kblaster-llm/out/llm "$OUT/llm/exchanges"
     "$D/kblaster" kb show --kb /tmp/kblaster-llm/kb.sqlite --json >"$OUT/llm/kb_show.json" 2>"$OUT/llm/kb_show.log"
     grep -E "^optimize|result:|asking|-> |source form|LLM" "$OUT/llm/optimize_llm.log" | tail -60;;
+  spread)
+    n=$1; shift
+    kernels=()
+    for k in "$@"; do kernels+=(--kernel "$k"); done
+    mkdir -p "$OUT/spread"
+    for i in $(seq 1 "$n"); do
+      "$D/kblaster" bench examples/kernels "${kernels[@]}" --json \
+        >"$OUT/spread/bench-$i.json" 2>"$OUT/spread/bench-$i.log"
+      echo "bench process $i: exit $?"
+    done
+    python3 bench/spread.py "$OUT"/spread/bench-*.json | tee "$OUT/spread/spread.txt";;
   llm-idle)
     n=$1; shift
     kernels=()

@@ -76,7 +76,7 @@ std::vector<const ArgDesc*> Harness::plain_inputs() const {
 }
 
 LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
-                             const std::function<void()>& while_held, Hold hold) {
+                             const std::function<void()>& while_held, Hold hold, int calls) {
   Workload& w = workload();
   try {
     return rig_->launch(
@@ -85,7 +85,7 @@ LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
           w.restore_inputs(s);
           w.poison_outputs(poison, s);
         },
-        while_held, hold);
+        while_held, hold, calls);
   } catch (const HarnessFailure& failure) {
     // A fault inside the launch leaves the context unusable (a sticky error):
     // once the failed call's own error is cleared, a sync still reports it.

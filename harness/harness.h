@@ -55,7 +55,8 @@ class Harness {
   Verdict verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
                       const Tolerance& tolerance, OutputSnapshot& previous);
   LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
-                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes);
+                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes,
+                      int calls = 1);
   // Checks the guards after a launch of candidate `c` while timing; records the
   // first damage for its recheck (the check re-arms them, so blame stays with c).
   void note_guard_damage(std::size_t c);

@@ -17,9 +17,16 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   return nlohmann::json::object();
 }
 
+// The most launcher calls one hot sample queues behind the hold: well under the device's queue
+// of pending launches, which a launcher of several kernels fills faster.
+constexpr int kMaxCallsPerSample = 256;
+
 nlohmann::json Harness::sample(const nlohmann::json& request) {
   Workload& w = workload();
   if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `sample`");
+  const int calls = request.value("calls", 1);
+  if (calls < 1 || calls > kMaxCallsPerSample)
+    throw HarnessFailure("`sample`'s calls must be 1 to " + std::to_string(kMaxCallsPerSample));
   nlohmann::json samples = nlohmann::json::array();
   for (const auto& index : request.at("order")) {
     EntryFn entry = candidate(index);
@@ -38,7 +45,7 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
     // last sample is kept for `recheck`: a candidate that skips its work while
     // timed leaves poison there.
     const unsigned char poison = samples.size() % 2 == 0 ? kPoisonA : kPoisonB;
-    LaunchTiming t = launch(entry, w.candidate_args(), poison);
+    LaunchTiming t = launch(entry, w.candidate_args(), poison, {}, Hold::yes, calls);
     if (t.hold_expired || t.entry_status != 0)
       throw HarnessFailure("candidate " + index.dump() + " failed while timing: " +
                            (t.hold_expired

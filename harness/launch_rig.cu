@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -80,7 +81,7 @@ LaunchRig::LaunchRig(std::size_t l2_bytes) : flush_(2 * l2_bytes), control_(size
 
 LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
                                const std::function<void(cudaStream_t)>& prepare,
-                               const std::function<void()>& while_held, Hold hold) {
+                               const std::function<void()>& while_held, Hold hold, int calls) {
   auto* host = static_cast<Control*>(control_.get());
   auto* device = static_cast<Control*>(control_.device_pointer());
   cudaStream_t s = launch_.get();
@@ -102,7 +103,7 @@ LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
 
   LaunchTiming t;
   KBH_CUDA(cudaEventRecord(start_.get(), s));
-  t.entry_status = entry(args, s);
+  for (int i = 0; i < calls && t.entry_status == 0; ++i) t.entry_status = entry(args, s);
   KBH_CUDA(cudaEventRecord(stop_.get(), s));
   if (while_held) while_held();
   host->release = 1;
@@ -110,7 +111,7 @@ LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
   KBH_CUDA(cudaStreamSynchronize(s));
   float ms = 0.0f;
   KBH_CUDA(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
-  t.gpu_seconds = ms * 1e-3;
+  t.gpu_seconds = ms * 1e-3 / std::max(calls, 1);
   t.sm_mhz = host->sm_mhz;
   t.hold_expired = host->expired != 0;
   return t;

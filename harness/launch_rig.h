@@ -15,7 +15,7 @@ namespace kblaster::harness {
 using EntryFn = int (*)(void** args, cudaStream_t stream);
 
 struct LaunchTiming {
-  double gpu_seconds = 0.0;   // between the start and stop events
+  double gpu_seconds = 0.0;   // between the start and stop events, over the launcher's calls
   double sm_mhz = 0.0;        // measured just before the start event; 0 if unknown
   int entry_status = 0;       // what kblaster_entry returned (a cudaError_t)
   bool hold_expired = false;  // the hold gave up: the launcher waited for the GPU itself
@@ -38,9 +38,13 @@ class LaunchRig {
 
   // One launch: `prepare` enqueues restores/poisons on S, then the discipline
   // above; `while_held` runs on the host after the launcher returned and before
-  // S is released. Throws HarnessFailure if the harness's own CUDA work fails.
+  // S is released. With `calls` > 1 the launcher is called that many times back to back between
+  // the events, all queued while S is held (L2 flushed before the first only: nvbench's hot
+  // batch), and gpu_seconds is their time over `calls`; the first call that fails ends them.
+  // Throws HarnessFailure if the harness's own CUDA work fails.
   LaunchTiming launch(EntryFn entry, void** args, const std::function<void(cudaStream_t)>& prepare,
-                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes);
+                      const std::function<void()>& while_held = {}, Hold hold = Hold::yes,
+                      int calls = 1);
 
  private:
   Stream launch_{Stream::Kind::blocking};

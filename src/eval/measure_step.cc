@@ -1,6 +1,7 @@
 #include "eval/measure_step.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/launch_plan.h"
@@ -19,6 +20,64 @@ constexpr int kWarmupLaunches = 3;
 // A median this far under the floor cannot be real (the floor is a lower bound
 // computed from a measured, not a datasheet, bandwidth, so allow its noise).
 constexpr double kFloorSlack = 0.97;
+
+// A hot sample should carry this much GPU time: hundreds of event ticks.
+constexpr double kHotSampleSeconds = 100e-6;
+constexpr int kMaxHotCalls = 256;  // the harness's limit
+
+// Samples taken until a stopping rule ends them, throttled ones dropped as they arrive.
+struct SampleRun {
+  std::vector<double> samples, sm_mhz;
+  std::size_t throttled = 0;
+  double median_mhz = 0;
+  StopDecision stop;
+};
+
+// Samples `candidate` with `calls` launcher calls each, starting from a time `estimate` per
+// sample, until flags.stop ends them. An Error is the candidate's failure while timed.
+Result<SampleRun> sample_until_stopped(HarnessClient& harness, int candidate, int calls,
+                                       double estimate, const BenchFlags& flags, Clock& clock) {
+  // Throttled samples are dropped as they arrive, so the samples that decide
+  // when to stop are exactly the ones reported.
+  StoppingRule rule(flags.stop);
+  ThrottleGate gate({flags.throttle_threshold});
+  SampleRun run;
+  const double start = clock.now_seconds();
+  for (;;) {
+    const int batch =
+        std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate * calls, 1e-7)), 1, 512);
+    auto samples = harness.sample(std::vector<int>(batch, candidate), calls);
+    if (!samples) return samples.error();
+    for (const auto& s : *samples) {
+      if (!gate.admit(s.sm_mhz)) continue;
+      rule.add(s.gpu_seconds);
+      run.samples.push_back(s.gpu_seconds);
+      run.sm_mhz.push_back(s.sm_mhz);
+    }
+    run.stop = rule.decide(clock.now_seconds() - start);
+    if (run.stop.reason != StopReason::keep_going) break;
+    if (!run.samples.empty()) estimate = median_of(run.samples);
+  }
+  run.throttled = gate.dropped();
+  run.median_mhz = gate.median_mhz();
+  return run;
+}
+
+HotMeasurement hot_measurement(int calls, SampleRun run) {
+  HotMeasurement hot{.calls = calls,
+                     .samples = std::move(run.samples),
+                     .sample_sm_mhz = std::move(run.sm_mhz),
+                     .throttled = run.throttled,
+                     .summary = {},
+                     .stop = run.stop};
+  hot.summary = summarize(hot.samples);
+  return hot;
+}
+
+bool has_inout(const KernelSpec& spec) {
+  return std::any_of(spec.args.begin(), spec.args.end(),
+                     [](const ArgSpec& a) { return a.role == ArgRole::inout; });
+}
 
 std::string percent(double fraction) {
   char buf[32];
@@ -47,35 +106,29 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
     m.rejected = "the candidate failed while timed: " + warmup.error().message;
     return m;
   }
-  double estimate = warmup->back().gpu_seconds;
+  auto cold = sample_until_stopped(harness, candidate, 1, warmup->back().gpu_seconds, flags, clock);
+  if (!cold) {
+    // The candidate failed while timed: a finding about it, not about kblaster.
+    m.rejected = "the candidate failed while timed: " + cold.error().message;
+    return m;
+  }
+  m.samples = std::move(cold->samples);
+  m.sample_sm_mhz = std::move(cold->sm_mhz);
+  m.stop = cold->stop;
+  m.throttled = cold->throttled;
+  m.sm_mhz = cold->median_mhz;
+  m.summary = summarize(m.samples);
 
-  // Throttled samples are dropped as they arrive, so the samples that decide
-  // when to stop are exactly the ones reported.
-  StoppingRule rule(flags.stop);
-  ThrottleGate gate({flags.throttle_threshold});
-  const double start = clock.now_seconds();
-  for (;;) {
-    const int batch =
-        std::clamp(static_cast<int>(kBatchGpuSeconds / std::max(estimate, 1e-7)), 1, 512);
-    auto samples = harness.sample(std::vector<int>(batch, candidate));
-    if (!samples) {
-      // The candidate failed while timed: a finding about it, not about kblaster.
-      m.rejected = "the candidate failed while timed: " + samples.error().message;
+  if (m.summary.median > 0 && m.summary.median < kHotBelowSeconds && !has_inout(spec)) {
+    const int calls = std::clamp(static_cast<int>(std::ceil(kHotSampleSeconds / m.summary.median)),
+                                 2, kMaxHotCalls);
+    auto hot = sample_until_stopped(harness, candidate, calls, m.summary.median, flags, clock);
+    if (!hot) {
+      m.rejected = "the candidate failed while timed hot: " + hot.error().message;
       return m;
     }
-    for (const auto& s : *samples) {
-      if (!gate.admit(s.sm_mhz)) continue;
-      rule.add(s.gpu_seconds);
-      m.samples.push_back(s.gpu_seconds);
-      m.sample_sm_mhz.push_back(s.sm_mhz);
-    }
-    m.stop = rule.decide(clock.now_seconds() - start);
-    if (m.stop.reason != StopReason::keep_going) break;
-    if (!m.samples.empty()) estimate = median_of(m.samples);
+    m.hot = hot_measurement(calls, std::move(*hot));
   }
-  m.throttled = gate.dropped();
-  m.sm_mhz = gate.median_mhz();
-  m.summary = summarize(m.samples);
 
   auto recheck = harness.recheck(candidate, spec.tolerance);
   if (!recheck) return recheck.error();
@@ -119,6 +172,10 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
   s += clock;
   s += "  [" + std::string(stop_reason_name(m.stop.reason)) + ", noise " + percent(m.stop.noise) +
        "]";
+  if (m.hot)
+    s += "; hot: " + format_seconds(m.hot->summary.median) + " median, IQR " +
+         percent(m.hot->summary.rel_iqr) + " (n=" + std::to_string(m.hot->samples.size()) + " of " +
+         std::to_string(m.hot->calls) + " calls back to back, L2 warm)";
   return s;
 }
 
@@ -149,6 +206,19 @@ nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
   j["flops_per_s"] = m.flops && m.summary.median > 0 ? nlohmann::json(*m.flops / m.summary.median)
                                                      : nlohmann::json(nullptr);
   if (!m.rejected.empty()) j["rejected"] = m.rejected;
+  if (m.hot)
+    j["hot"] = {{"method", "nvbench's batch: " + std::to_string(m.hot->calls) +
+                               " launcher calls back to back per sample, L2 warm, time per call"},
+                {"calls", m.hot->calls},
+                {"median_s", m.hot->summary.median},
+                {"q1_s", m.hot->summary.q1},
+                {"q3_s", m.hot->summary.q3},
+                {"rel_iqr", m.hot->summary.rel_iqr},
+                {"samples", m.hot->samples},
+                {"sample_sm_mhz", m.hot->sample_sm_mhz},
+                {"throttled", m.hot->throttled},
+                {"stop", stop_reason_name(m.hot->stop.reason)},
+                {"noise", m.hot->stop.noise}};
   return j;
 }
 

@@ -33,6 +33,17 @@ struct BenchFlags {
 // them).
 using Ceilings = MeasuredCeilings;
 
+// A kernel too short for one event pair timed as nvbench's batch measurement: each sample is
+// `calls` launcher calls back to back, L2 warm, over `calls`. Reported beside the cold time.
+struct HotMeasurement {
+  int calls = 0;                      // launcher calls per sample
+  std::vector<double> samples;        // kept samples, seconds per call, in order taken
+  std::vector<double> sample_sm_mhz;  // the SM clock of each kept sample
+  std::size_t throttled = 0;
+  Summary summary;
+  StopDecision stop;
+};
+
 struct Measurement {
   std::string size;                   // the timed size, "n=16777216"
   std::uint64_t seed = 0;             // of the inputs timed and rechecked
@@ -47,9 +58,16 @@ struct Measurement {
   double floor_seconds = 0.0;  // min_bytes over the measured bandwidth
   CheckVerdict recheck;        // the output after timing, on fresh inputs
   std::string rejected;        // why the timing cannot be trusted; empty if it can
+  // With a cold median under kHotBelowSeconds and no inout argument (calls back to back would
+  // compound it): the hot batch measurement too.
+  std::optional<HotMeasurement> hot;
 
   double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
 };
+
+// A cold median under this is measured hot too: a few event-timer ticks (~32 ns) are a
+// percent of it.
+inline constexpr double kHotBelowSeconds = 20e-6;
 
 // Times candidate `candidate` of the loaded objects, which the caller has
 // verified. `harness` must hold the objects (load), or have held them in a

@@ -186,8 +186,10 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) 
   return Ok{};
 }
 
-Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order) {
-  auto r = call({{"op", "sample"}, {"order", order}}, timeouts_.launch_s);
+Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls) {
+  nlohmann::json request = {{"op", "sample"}, {"order", order}};
+  if (calls > 1) request["calls"] = calls;
+  auto r = call(request, timeouts_.launch_s);
   if (!r) {
     // A candidate that fails while timed may have faulted the harness's context.
     restart();

@@ -128,6 +128,33 @@ TEST_F(DeviceTest, RunBuildsVerifiesAndTimesIntoOneResult) {
   EXPECT_TRUE(testing::is_valid_result(j, "run", cache));
 }
 
+// Issue 21 A: axpy_small (about 4.4 us cold) is timed hot too, as nvbench's batch: its
+// launcher called back to back per sample, the last batch's output rechecked, the method named.
+TEST_F(DeviceTest, AKernelUnder20UsIsTimedHotBesideItsColdTime) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"bench", "examples/kernels", "--kernel", "axpy_small", "--kernel", "axpy",
+                         "--json", "--cache-dir", cache.path().string()});
+  keep("bench_hot_axpy_small", r);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  for (const auto& k : j["kernels"]) {
+    const auto& m = k["measurement"];
+    EXPECT_EQ(m["trusted"], true) << k["name"] << ": " << m.value("rejected", "");
+    if (k["name"] == "axpy_small") {
+      ASSERT_TRUE(m.contains("hot")) << m.dump(2);
+      EXPECT_GE(m["hot"]["calls"].get<int>(), 2);
+      EXPECT_FALSE(m["hot"]["samples"].empty());
+      EXPECT_LT(m["hot"]["median_s"].get<double>(), m["median_s"].get<double>() * 1.5)
+          << "a hot call is not much slower than a cold one";
+    } else {
+      EXPECT_FALSE(m.contains("hot")) << "axpy takes far more than 20 us";
+    }
+  }
+  EXPECT_THAT(r.err, ::testing::HasSubstr("; hot: "));
+  EXPECT_TRUE(testing::is_valid_result(j, "bench", cache));
+}
+
 // B does 5% more work than A (bench/results/2026-12-02-h200.md: SLOWER in every run). The
 // result carries every pair each run used, so a report can recompute the ratio of medians.
 TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {

@@ -8,6 +8,7 @@
 #include "core/config_loader.h"
 #include "core/launch_plan.h"
 #include "eval/fake_harness_runner.h"
+#include "result_schema.h"
 #include "stats/quantile.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
@@ -349,6 +350,63 @@ TEST_F(MeasureTest, AMeasurementAfterACrashLoadsTheObjectsAgain) {
   ASSERT_TRUE(second.ok()) << second.error().message;
   EXPECT_TRUE(second->rejected.empty()) << second->rejected;
   EXPECT_EQ(runner.sent("load").size(), 2u);
+}
+
+// Issue 21 A: a 4-us kernel is a few hundred event ticks, so it is timed hot as well, as
+// nvbench's batch measurement does: each sample 25 calls back to back (100 us), per call.
+TEST_F(MeasureTest, AKernelUnder20UsIsAlsoTimedHotInBatchesOfCalls) {
+  steady(4e-6, 0.002);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_TRUE(m->hot.has_value());
+  EXPECT_EQ(m->hot->calls, 25);
+  std::size_t hot_samples = 0, cold_samples = 0;
+  for (const auto& r : runner.sent("sample")) {
+    if (r.contains("calls")) {
+      EXPECT_EQ(r.at("calls"), 25);
+      hot_samples += r.at("order").size();
+    } else {
+      cold_samples += r.at("order").size();
+    }
+  }
+  EXPECT_EQ(m->hot->samples.size(), hot_samples);
+  EXPECT_EQ(m->samples.size() + 3, cold_samples) << "the cold samples and the warm-up";
+  EXPECT_NEAR(m->hot->summary.median, 4e-6, 0.1e-6);
+  EXPECT_EQ(runner.ops().back(), "recheck") << "the last hot batch's output is checked";
+  const auto j = to_json(*m, ceilings);
+  EXPECT_EQ(j["hot"]["calls"], 25);
+  EXPECT_EQ(j["hot"]["samples"].size(), hot_samples);
+  EXPECT_EQ(j["hot"]["method"],
+            "nvbench's batch: 25 launcher calls back to back per sample, L2 warm, time per call");
+  EXPECT_NE(describe(*m, ceilings).find("; hot: "), std::string::npos);
+  // In a real H200 bench result in place of its first kernel's measurement, it validates.
+  auto bench = nlohmann::json::parse(testing::read_text(
+      testing::source_dir() / "tests/eval/fixtures/h200/bench_axpy_matmul_naive.json"));
+  bench["kernels"][0]["measurement"] = j;
+  EXPECT_TRUE(testing::is_valid_result(bench, "bench", dir));
+}
+
+TEST_F(MeasureTest, AKernelOf20UsOrMoreIsTimedColdOnly) {
+  steady(25e-6, 0.002);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->hot.has_value());
+  for (const auto& r : runner.sent("sample")) EXPECT_FALSE(r.contains("calls"));
+  EXPECT_FALSE(to_json(*m, ceilings).contains("hot"));
+}
+
+// Calls back to back would compound an inout argument: such a kernel is timed cold only.
+TEST_F(MeasureTest, AKernelWithAnInoutArgumentIsNotTimedHot) {
+  std::string with_inout = kConfig;
+  with_inout.replace(with_inout.find("role = \"out\""), 12, "role = \"inout\"");
+  dir.write("kblaster.toml", with_inout);
+  auto loaded = load_config(DirectoryTree(dir.path()));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+  config = std::move(*loaded);
+  steady(4e-6, 0.002);
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_FALSE(m->hot.has_value());
 }
 
 }  // namespace
