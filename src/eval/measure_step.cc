@@ -23,7 +23,10 @@ constexpr double kFloorSlack = 0.97;
 
 // A hot sample should carry this much GPU time: hundreds of event ticks.
 constexpr double kHotSampleSeconds = 100e-6;
-constexpr int kMaxHotCalls = 256;  // the harness's limit
+// Calls queued behind the hold at once: a launcher of many kernels times this many must stay
+// well within the device's queue of pending launches (about a thousand), or the launches block
+// the host while the stream is held. The harness takes up to 256.
+constexpr int kMaxHotCalls = 64;
 
 // Samples taken until a stopping rule ends them, throttled ones dropped as they arrive.
 struct SampleRun {
