@@ -35,6 +35,12 @@
 #                                           kernels, each result in $OUT/spread/bench-I.json, then
 #                                           bench/spread.py over them: the spread of the cold and
 #                                           hot medians across processes (issue 21 A)
+#   bench/run_on_device.sh power RUNS [FAMILY…]
+#                                           the power study of compare (issue 21 B): for each
+#                                           family (stream, tiny; default both) its base against
+#                                           itself and against each slower variant, `compare
+#                                           --repeat RUNS` each, into $OUT/power/, then
+#                                           bench/power_table.py over them
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -114,6 +120,19 @@ case "$what" in
     cp -r /tmp/kblaster-llm/out/llm "$OUT/llm/exchanges"
     "$D/kblaster" kb show --kb /tmp/kblaster-llm/kb.sqlite --json >"$OUT/llm/kb_show.json" 2>"$OUT/llm/kb_show.log"
     grep -E "^optimize|result:|asking|-> |source form|LLM" "$OUT/llm/optimize_llm.log" | tail -60;;
+  power)
+    runs=${1:-20}
+    shift || true
+    mkdir -p "$OUT/power"
+    for family in ${*:-stream tiny}; do
+      if [ "$family" = tiny ]; then a=tiny_base; p=tiny_slower_; else a=base; p=slower_; fi
+      for b in "$a" "${p}1" "${p}1_5" "${p}2" "${p}3" "${p}5" "${p}10"; do
+        "$D/kblaster" compare bench/compare_kernels --a "$a" --b "$b" --repeat "$runs" --json \
+          >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
+        echo "$a vs $b: $(tail -1 "$OUT/power/compare_${a}_$b.log")"
+      done
+    done
+    python3 bench/power_table.py "$OUT"/power/compare_*.json | tee "$OUT/power/table.md";;
   spread)
     n=$1; shift
     kernels=()
