@@ -41,6 +41,14 @@
 #                                           itself and against each slower variant, `compare
 #                                           --repeat RUNS` each, into $OUT/power/, then
 #                                           bench/power_table.py over them
+#   bench/run_on_device.sh sweep-shards one|shards [KERNEL_TIME]
+#                                           issue 20's comparison, in two calls: `one` sweeps
+#                                           examples/kernels unsharded, `shards` in 3 shards one
+#                                           after the other, then merges their KBs; each leaves
+#                                           run-*.json, optimize-*.json, kb.json and report.json
+#                                           in $OUT/sweep-shards/{one,merged} for
+#                                           bench/sweep_compare.py (same seeds, 2 x 2 searches
+#                                           of KERNEL_TIME s, default 20)
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -120,6 +128,39 @@ case "$what" in
     cp -r /tmp/kblaster-llm/out/llm "$OUT/llm/exchanges"
     "$D/kblaster" kb show --kb /tmp/kblaster-llm/kb.sqlite --json >"$OUT/llm/kb_show.json" 2>"$OUT/llm/kb_show.log"
     grep -E "^optimize|result:|asking|-> |source form|LLM" "$OUT/llm/optimize_llm.log" | tail -60;;
+  sweep-shards)
+    part=${1:-one}; ktime=${2:-20}
+    W=$OUT/sweep-shards
+    common=(--seed 4242 --search-seed 7 --breadth 2 --depth 2 --kernel-time "$ktime" --deadline 540)
+    # sweep_part NAME SHARD: one sweep into $W/NAME with a KB of its own.
+    sweep_part() {
+      mkdir -p "$W/$1"
+      "$D/kblaster" sweep examples/kernels --shard "$2" --kb "$W/$1/kb.sqlite" --out "$W/$1/out" \
+        "${common[@]}" --json >"$W/$1/sweep.json" 2>"$W/$1/sweep.log"
+      echo "sweep $1 ($2): exit $?"
+    }
+    # gather DIR NAME…: the parts' results, KB and report in DIR.
+    gather() {
+      local dir=$1; shift
+      local from=()
+      mkdir -p "$W/$dir"
+      for part in "$@"; do
+        cp "$W/$part/out/run.json" "$W/$dir/run-$part.json"
+        cp "$W/$part"/out/optimize-*.json "$W/$dir/" 2>/dev/null
+        from+=(--from "$W/$part/kb.sqlite")
+      done
+      "$D/kblaster" kb merge examples/kernels --kb "$W/$dir/kb.sqlite" "${from[@]}" >/dev/null
+      "$D/kblaster" kb export examples/kernels --kb "$W/$dir/kb.sqlite" >"$W/$dir/kb.json"
+      "$D/kblaster" report "$W/$dir"/run-*.json "$W/$dir"/optimize-*.json --format json \
+        --out "$W/$dir/report.json"
+    }
+    if [ "$part" = one ]; then
+      sweep_part s0 1/1
+      gather one s0
+    else
+      for k in 1 2 3; do sweep_part "s$k" "$k/3"; done
+      gather merged s1 s2 s3
+    fi;;
   power)
     runs=${1:-20}
     shift || true
