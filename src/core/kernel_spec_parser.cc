@@ -4,16 +4,17 @@
 #include "core/identifier.h"
 #include "core/input_limits.h"
 #include "core/kernel_rules.h"
-#include "core/suggest.h"
 #include "core/nvcc_flags_field.h"
+#include "core/reference_placement.h"
+#include "core/suggest.h"
 #include "core/toml_fields.h"
 
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kKernelFields = {"name",     "source", "launcher",   "reference",
-                                                "args",     "sizes",  "flops",      "tolerance",
-                                                "tunables", "stream", "nvcc_flags", "include_dirs"};
+const std::vector<std::string> kKernelFields = {
+    "name",  "source",    "launcher", "reference", "reference_on", "args",        "sizes",
+    "flops", "tolerance", "tunables", "stream",    "nvcc_flags",   "include_dirs"};
 
 Result<std::string> existing_path(const TomlFields& f, const std::string& key,
                                   const std::string& text, const SourceTree& tree,
@@ -41,19 +42,53 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   ReferenceSpec ref;
   const std::string ext =
       path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
-  if (ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx")
-    ref.kind = ReferenceSpec::Kind::cpu;
-  else if (ext == ".cu")
-    ref.kind = ReferenceSpec::Kind::gpu;
-  else
-    return f.error_at(
-        "reference",
-        "`" + path +
-            "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a .cu file (GPU reference)");
+  const bool host_file = ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx";
+  if (!host_file && ext != ".cu")
+    return f.error_at("reference", "`" + path +
+                                       "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a "
+                                       ".cu file (a CPU or GPU reference)");
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
   ref.path = *resolved;
   ref.function = function;
+  auto on = f.string("reference_on");
+  if (!on) return on.error();
+  if (*on && **on != "cpu" && **on != "gpu")
+    return f.error_at("reference_on", "expected \"cpu\" or \"gpu\", got " + quote_input(**on));
+  if (host_file) {
+    if (*on && **on == "gpu")
+      return f.error_at("reference_on", "`" + ref.path +
+                                            "` is host code: a GPU reference is a launcher in a "
+                                            ".cu file");
+    ref.kind = ReferenceSpec::Kind::cpu;
+    return ref;
+  }
+  // A .cu file may hold either: the function's definition says which, unless the spec does.
+  const auto source = tree.read(ref.path);
+  const auto body = source ? function_body(*source, function) : std::nullopt;
+  const std::string gpu_work = body ? gpu_work_in(*body) : "";
+  const std::string named = "`" + ref.path + ":" + function + "`";
+  if (*on && **on == "cpu") {
+    if (!gpu_work.empty())
+      return f.error_at("reference_on", named + " is declared to run on the CPU, but " + gpu_work +
+                                            ": it would be handed host pointers");
+    ref.kind = ReferenceSpec::Kind::cpu;
+  } else if (*on) {
+    ref.kind = ReferenceSpec::Kind::gpu;
+  } else if (!body) {
+    return f.error_at("reference", "no definition of `" + function + "` found in `" + ref.path +
+                                       "`, so where it runs cannot be told: say reference_on = "
+                                       "\"cpu\" or \"gpu\"");
+  } else if (gpu_work.empty()) {
+    return f.error_at("reference",
+                      named +
+                          " launches no kernel and calls no CUDA API, so it looks like host "
+                          "code, which a .cu file may hold: say reference_on = \"cpu\" (it is "
+                          "compiled with nvcc as host code and given host pointers), or "
+                          "reference_on = \"gpu\" if it reaches the GPU through other functions");
+  } else {
+    ref.kind = ReferenceSpec::Kind::gpu;
+  }
   return ref;
 }
 

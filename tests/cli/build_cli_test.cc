@@ -64,6 +64,41 @@ TEST(RunCli, BuildsEveryExampleKernelThenRebuildsNothing) {
   }
 }
 
+// Issue 22, point 1: a kernel file holding its own CPU reference, used unmodified. With
+// reference_on = "cpu" nvcc builds it as host code and plan says where it runs; without, the
+// config is refused rather than the function handed device pointers.
+TEST(RunCli, ACpuReferenceInsideTheKernelsOwnCuFileBuildsAsHostCode) {
+  testing::TempDir repo, cache;
+  repo.write("k/scale.cu",
+             "__global__ void scale_kernel(float* o, const float* i, int n) {\n"
+             "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (k < n) o[k] = 2.0f * i[k];\n}\n"
+             "void scale(float* o, const float* i, int n) {\n"
+             "  scale_kernel<<<(n + 255) / 256, 256>>>(o, i, n);\n}\n"
+             "void scale_cpu(float* o, const float* i, int n) {\n"
+             "  for (int k = 0; k < n; ++k) o[k] = 2.0f * i[k];\n}\n");
+  const std::string spec =
+      "[project]\narch = \"sm_90\"\n\n[[kernel]]\nname = \"scale\"\nsource = \"k/scale.cu\"\n"
+      "launcher = \"scale\"\nreference = \"k/scale.cu:scale_cpu\"\n"
+      "args = [\n  { name = \"o\", type = \"f32\", shape = \"n\", role = \"out\" },\n"
+      "  { name = \"i\", type = \"f32\", shape = \"n\" },\n  { name = \"n\", type = \"i32\" },\n]\n"
+      "sizes = [ { n = 1024 } ]\n";
+  repo.write("kblaster.toml", spec);
+  auto refused = run_kblaster({"plan", repo.path().string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("`k/scale.cu:scale_cpu` launches no kernel"));
+
+  repo.write("kblaster.toml", spec + "reference_on = \"cpu\"\n");
+  auto plan = run_kblaster({"plan", repo.path().string()});
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_THAT(plan.out, HasSubstr("reference  cpu k/scale.cu:scale_cpu"));
+  auto build =
+      run_kblaster({"build", repo.path().string(), "--json", "--cache-dir", cache.path().string()});
+  EXPECT_EQ(build.exit_code, 0) << build.err;
+  const auto j = nlohmann::json::parse(build.out);
+  EXPECT_EQ(j["builds"]["kernels"][0]["reference"]["outcome"], "built") << build.out;
+}
+
 TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   const DeviceInfo device = CudaDriverProbe().probe();
   if (device.present) GTEST_SKIP() << "a CUDA device is present: " << device.name;
