@@ -168,8 +168,10 @@ CommandAction setup_kb(CLI::App& app) {
   options->import_->add_option("--from", options->file, "The JSON file to import")->required();
   options->merge =
       app.add_subcommand("merge", "Merge other KB files into this one (lossless, order-free)");
+  // One file per --from, so the repository that may follow is not taken for a third.
   options->merge->add_option("--from", options->others, "KB files to merge in (repeatable)")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);
   for (CLI::App* sub : {options->init, options->stats, options->show, options->export_,
                         options->import_, options->merge}) {
     add_common_options(*sub, options->common);

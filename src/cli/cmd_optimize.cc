@@ -99,7 +99,8 @@ CommandAction setup_optimize(CLI::App& app) {
   add_llm_flags(app, o->llm);
   app.add_option("--techniques", o->techniques,
                  "Choose only among these technique ids (comma-separated; default: all)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   return [o](Session& session) { return optimize_command(*o, session); };
 }
 

@@ -46,7 +46,9 @@ const std::vector<Command>& command_table() {
 
 void add_common_options(CLI::App& app, CommonOptions& options) {
   app.add_option("repo", options.repo, "Kernel repository (default: the current directory)");
-  app.add_option("--kernel", options.kernels, "Only this kernel (repeatable; default: all)");
+  // One name per --kernel, so a repository after it is not taken for a kernel.
+  app.add_option("--kernel", options.kernels, "Only this kernel (repeatable; default: all)")
+      ->allow_extra_args(false);
   app.add_flag("--json", options.json, "Machine-readable JSON on stdout");
 }
 

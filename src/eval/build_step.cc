@@ -89,6 +89,7 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
       BuildRequest ref_request = request;
       ref_request.shim = spec->reference.kind == ReferenceSpec::Kind::cpu ? ShimKind::cpu_reference
                                                                           : ShimKind::candidate;
+      ref_request.reference = true;
       auto ref = builder.build(reference_spec(*spec), ref_request);
       if (!ref) return ref.error();
       b.reference = std::move(*ref);
@@ -108,8 +109,14 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
                        << "; its files: " << filesystem_summary(*b.result.sandbox) << "\n";
       break;
     }
+  int by_reference = 0;  // failed although the kernel itself built: its reference did not
+  for (const auto& b : report.kernels) by_reference += !b.ok() && b.result.ok();
   session.progress << "build: " << report.compiled << " compiled, " << report.cache_hits
-                   << " from cache, " << report.failed << " failed\n";
+                   << " from cache, " << report.failed << " failed";
+  if (by_reference > 0)
+    session.progress << " (" << by_reference << " of them built, but not "
+                     << (by_reference == 1 ? "its" : "their") << " reference)";
+  session.progress << "\n";
   return report;
 }
 

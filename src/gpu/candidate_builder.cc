@@ -67,9 +67,10 @@ BuildOutcome classify_failure(const Diagnostic* first, const fs::path& shim) {
 }
 
 std::string failure_summary(const KernelSpec& spec, BuildOutcome outcome, const Diagnostic* first,
-                            int exit_code) {
+                            int exit_code, bool reference) {
   if (outcome == BuildOutcome::launcher_mismatch)
-    return "launcher '" + spec.launcher + "' cannot be called as " + launcher_signature(spec) +
+    return std::string(reference ? "reference '" : "launcher '") + spec.launcher +
+           "' cannot be called as " + launcher_signature(spec) +
            " (input buffers may be T* or const T*): " + first->message;
   if (first) return "compile error: " + first->str();
   return "compile failed with exit code " + std::to_string(exit_code) + " and no diagnostic";
@@ -214,7 +215,8 @@ Result<BuildResult> CandidateBuilder::build(const KernelSpec& spec, const BuildR
     const Diagnostic* first = first_error(result.diagnostics);
     result.outcome = classify_failure(first, job.source);
     make_repo_relative(result.diagnostics, root);
-    result.summary = failure_summary(spec, result.outcome, first, compiled->exit_code);
+    result.summary =
+        failure_summary(spec, result.outcome, first, compiled->exit_code, request.reference);
     fs::remove(job.output, ec);
     return result;
   }

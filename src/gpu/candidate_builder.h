@@ -42,6 +42,7 @@ struct BuildRequest {
   // optimization's source form (search/source_form.h) is built as a repository builds it.
   std::set<std::string> source_defaults;
   ShimKind shim = ShimKind::candidate;  // cpu_reference to build a reference_spec's CPU function
+  bool reference = false;  // the function built is a kernel's reference: messages call it that
 };
 
 struct BuildResult {

@@ -97,6 +97,21 @@ TEST(RunCli, ACpuReferenceInsideTheKernelsOwnCuFileBuildsAsHostCode) {
   EXPECT_EQ(build.exit_code, 0) << build.err;
   const auto j = nlohmann::json::parse(build.out);
   EXPECT_EQ(j["builds"]["kernels"][0]["reference"]["outcome"], "built") << build.out;
+
+  // A reference that cannot be called as the spec says is named a reference, and the summary
+  // says the kernel itself built.
+  repo.write("k/scale.cu", testing::read_text(repo.path() / "k/scale.cu") +
+                               "void scale_cpu2(double* o, int n) { o[0] = n; }\n");
+  std::string wrong = spec + "reference_on = \"cpu\"\n";
+  wrong.replace(wrong.find("k/scale.cu:scale_cpu"), 20, "k/scale.cu:scale_cpu2");
+  repo.write("kblaster.toml", wrong);
+  auto mismatch =
+      run_kblaster({"build", repo.path().string(), "--cache-dir", cache.path().string()});
+  EXPECT_EQ(mismatch.exit_code, 1) << mismatch.err;
+  EXPECT_THAT(mismatch.err, HasSubstr("reference launcher_mismatch: reference 'scale_cpu2' "
+                                      "cannot be called as scale_cpu2("));
+  EXPECT_THAT(mismatch.err, HasSubstr("0 from cache, 1 failed (1 of them built, but not its "
+                                      "reference)"));
 }
 
 TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {

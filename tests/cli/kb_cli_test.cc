@@ -45,6 +45,24 @@ TEST(KbCli, InitCreatesTheKbAndLoadsTheSeedCatalogueOnce) {
 
 // A catalogue the user named is a usage error naming the flag; the default
 // one missing (an install without kb/catalogue) is the environment's.
+// Issue 22, point 10: options that repeat take one value each, so the repository written after
+// them is the repository, not a third KB file (merge) or a kernel name (--kernel).
+TEST(KbCli, TheRepositoryAfterRepeatedFromsIsTheRepository) {
+  testing::TempDir repo, a, b;
+  for (const auto* dir : {&a, &b})
+    ASSERT_EQ(run_kblaster({"kb", "init", dir->path().string()}).exit_code, 0);
+  auto merge = run_kblaster(
+      {"kb", "merge", "--from", (a.path() / ".kblaster" / "kb.sqlite").string(), "--from",
+       (b.path() / ".kblaster" / "kb.sqlite").string(), repo.path().string()});
+  EXPECT_EQ(merge.exit_code, 0) << merge.err;
+  EXPECT_TRUE(std::filesystem::exists(repo.path() / ".kblaster" / "kb.sqlite"))
+      << "the merge went into the repository's KB";
+
+  auto plan = run_kblaster({"plan", "--kernel", "axpy", "examples/kernels"});
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_THAT(plan.out, ::testing::HasSubstr("axpy"));
+}
+
 TEST(KbCli, AMissingCatalogueNamesWhereItLooked) {
   testing::TempDir repo;
   auto r = run_kblaster({"kb", "init", repo.path().string(), "--catalogue", "/no/such/dir"});
