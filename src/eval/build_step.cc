@@ -45,11 +45,16 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
   if (!r.cache_repair.empty()) p << "; " << r.cache_repair;
   if (!b.reference && b.spec->reference.kind == ReferenceSpec::Kind::base_revision)
     p << "; reference: the base revision, which `kblaster check` builds";
-  if (b.reference)
-    p << "; reference "
-      << (b.reference->ok() ? build_outcome_name(b.reference->outcome)
-                            : build_outcome_name(b.reference->outcome) + std::string(": ") +
-                                  b.reference->summary);
+  if (b.reference) {
+    const BuildResult& ref = *b.reference;
+    p << "; reference ";
+    if (ref.outcome == BuildOutcome::built)
+      p << "built in " << format_seconds(ref.seconds);
+    else if (ref.outcome == BuildOutcome::cache_hit)
+      p << "cache hit";
+    else
+      p << build_outcome_name(ref.outcome) << ": " << ref.summary;
+  }
   p << "\n";
 }
 
