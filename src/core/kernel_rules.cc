@@ -66,14 +66,27 @@ Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
   return Ok{};
 }
 
-Status parse_flops(const TomlFields& f, KernelSpec& spec) {
-  auto expr = f.expression("flops");
+// The expression at `key` (flops, min_bytes), over the kernel's integer scalars; nullopt when
+// absent.
+Result<std::optional<ShapeExpr>> parse_scalar_expression(const TomlFields& f,
+                                                         const KernelSpec& spec,
+                                                         const std::string& key) {
+  auto expr = f.expression(key);
   if (!expr) return expr.error();
-  if (!*expr) return Ok{};
+  if (!*expr) return std::optional<ShapeExpr>();
   for (const auto& name : (*expr)->names())
     if (auto why = unusable_in_expr(spec, name); !why.empty())
-      return f.error_at("flops", "`" + (*expr)->text() + "` uses " + why);
-  spec.flops = std::move(**expr);
+      return f.error_at(key, "`" + (*expr)->text() + "` uses " + why);
+  return std::move(*expr);
+}
+
+Status parse_flops(const TomlFields& f, KernelSpec& spec) {
+  auto flops = parse_scalar_expression(f, spec, "flops");
+  if (!flops) return flops.error();
+  spec.flops = std::move(*flops);
+  auto min_bytes = parse_scalar_expression(f, spec, "min_bytes");
+  if (!min_bytes) return min_bytes.error();
+  spec.min_bytes = std::move(*min_bytes);
   return Ok{};
 }
 

@@ -80,7 +80,10 @@ struct KernelSpec {
   std::vector<std::map<std::string, std::int64_t>> sizes;
   Tolerance tolerance;  // resolved: explicit, or the loosest default of the outputs
   bool tolerance_is_default = true;
-  std::optional<ShapeExpr> flops;         // floating-point operations per launch, if declared
+  std::optional<ShapeExpr> flops;  // floating-point operations per launch, if declared
+  // The bytes one launch must move at the least, when the buffers overstate it (a gather that
+  // reads part of a table); else every read buffer read once and every written one written once.
+  std::optional<ShapeExpr> min_bytes;
   std::vector<MacroTunable> tunables;     // -D macros
   bool stream = false;                    // launcher takes a trailing cudaStream_t
   std::vector<std::string> include_dirs;  // project dirs, then the kernel's own

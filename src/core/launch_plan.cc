@@ -42,6 +42,11 @@ Result<SizePlan> plan_size(const KernelSpec& spec,
     if (!flops) return Error::config("", "flops: " + flops.error().message);
     plan.flops = *flops;
   }
+  if (spec.min_bytes) {
+    auto bytes = spec.min_bytes->evaluate(plan.scalars);
+    if (!bytes) return Error::config("", "min_bytes: " + bytes.error().message);
+    plan.declared_min_bytes = *bytes;
+  }
   return plan;
 }
 

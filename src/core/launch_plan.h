@@ -27,9 +27,13 @@ struct SizePlan {
   std::int64_t bytes_read = 0;                  // each read buffer read once
   std::int64_t bytes_written = 0;               // each written buffer written once
   std::optional<std::int64_t> flops;
+  std::optional<std::int64_t> declared_min_bytes;  // the spec's min_bytes at this size
 
-  // The roofline floor's numerator: bytes read plus bytes written.
-  std::int64_t min_bytes() const { return bytes_read + bytes_written; }
+  // The roofline floor's numerator: the spec's min_bytes where declared, else bytes read plus
+  // bytes written.
+  std::int64_t min_bytes() const {
+    return declared_min_bytes ? *declared_min_bytes : bytes_read + bytes_written;
+  }
 };
 
 struct KernelPlan {

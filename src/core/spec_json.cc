@@ -40,6 +40,7 @@ json to_json(const KernelSpec& spec) {
             {"include_dirs", spec.include_dirs},
             {"nvcc_flags", spec.nvcc_flags}};
   if (spec.flops) j["flops"] = spec.flops->text();
+  if (spec.min_bytes) j["min_bytes"] = spec.min_bytes->text();
   return j;
 }
 

@@ -409,5 +409,30 @@ TEST_F(MeasureTest, AKernelWithAnInoutArgumentIsNotTimedHot) {
   EXPECT_FALSE(m->hot.has_value());
 }
 
+// Issue 22, point 5: a gather reads part of its table, so the buffers overstate the bytes one
+// launch must move. Without a declared min_bytes an honest median under the buffers' floor is
+// rejected as implausible; with it, the floor is the declared bytes and the timing is trusted.
+TEST_F(MeasureTest, AnHonestGatherWithDeclaredMinBytesIsNotRejected) {
+  ceilings.dram_bytes_per_s = 4e12;
+  flags.stop.min_gpu_seconds = 0.002;
+  const double median = 0.6 * kMinBytes / 4e12;  // under the floor of both buffers in full
+  steady(median, 0.001);
+  auto overstated = run();
+  ASSERT_TRUE(overstated.ok()) << overstated.error().message;
+  EXPECT_EQ(overstated->rejected.rfind("implausible", 0), 0u) << overstated->rejected;
+
+  std::string gather = kConfig;
+  gather.replace(gather.find("sizes = "), 0, "min_bytes = \"N * 4\"\n");  // half the bytes
+  dir.write("kblaster.toml", gather);
+  auto loaded = load_config(DirectoryTree(dir.path()));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+  config = std::move(*loaded);
+  auto declared = run();
+  ASSERT_TRUE(declared.ok()) << declared.error().message;
+  EXPECT_EQ(declared->rejected, "");
+  EXPECT_EQ(declared->min_bytes, kMinBytes / 2);
+  EXPECT_NEAR(declared->floor_seconds, kMinBytes / 2 / 4e12, 1e-15);
+}
+
 }  // namespace
 }  // namespace kblaster
