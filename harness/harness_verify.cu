@@ -13,8 +13,11 @@ Verdict launch_failure(const LaunchTiming& t) {
   if (t.hold_expired)
     return Verdict::failure("launcher_synchronizes",
                             "the launcher waited for the GPU (cudaDeviceSynchronize, a synchronous "
-                            "copy, or a sync on its stream) while kblaster held the stream; "
-                            "launchers must only enqueue work");
+                            "copy, a sync on its stream, or cudaMalloc/cudaFree of a workspace, "
+                            "which synchronize the device) while kblaster held the stream; "
+                            "launchers must only enqueue work: allocate a workspace with the "
+                            "stream-ordered cudaMallocAsync/cudaFreeAsync on the launcher's "
+                            "stream");
   if (t.entry_status != 0)
     return Verdict::failure("launch_error",
                             std::string("kblaster_entry returned ") +
