@@ -35,12 +35,14 @@
 #                                           kernels, each result in $OUT/spread/bench-I.json, then
 #                                           bench/spread.py over them: the spread of the cold and
 #                                           hot medians across processes (issue 21 A)
-#   bench/run_on_device.sh power RUNS [FAMILY…]
-#                                           the power study of compare (issue 21 B): for each
-#                                           family (stream, tiny; default both) its base against
-#                                           itself and against each slower variant, `compare
-#                                           --repeat RUNS` each, into $OUT/power/, then
-#                                           bench/power_table.py over them
+#   bench/run_on_device.sh power RUNS [FAMILY [SLOWDOWN…]]
+#                                           the power study of compare (issue 21 B): for the
+#                                           family (stream or tiny; default both) its base against
+#                                           itself (SLOWDOWN 0) and against each slower variant
+#                                           (1 1_5 2 3 5 10; default all), `compare --repeat
+#                                           RUNS` each, into $OUT/power/, then
+#                                           bench/power_table.py over them. Split a study over
+#                                           several calls by family and slowdown
 #   bench/run_on_device.sh sweep-shards one|shards [KERNEL_TIME]
 #                                           issue 20's comparison, in two calls: `one` sweeps
 #                                           examples/kernels unsharded, `shards` in 3 shards one
@@ -165,9 +167,13 @@ case "$what" in
     runs=${1:-20}
     shift || true
     mkdir -p "$OUT/power"
-    for family in ${*:-stream tiny}; do
+    families=${1:-stream tiny}
+    shift || true
+    slowdowns=${*:-0 1 1_5 2 3 5 10}
+    for family in $families; do
       if [ "$family" = tiny ]; then a=tiny_base; p=tiny_slower_; else a=base; p=slower_; fi
-      for b in "$a" "${p}1" "${p}1_5" "${p}2" "${p}3" "${p}5" "${p}10"; do
+      for s in $slowdowns; do
+        if [ "$s" = 0 ]; then b=$a; else b=$p$s; fi
         "$D/kblaster" compare bench/compare_kernels --a "$a" --b "$b" --repeat "$runs" --json \
           >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
         echo "$a vs $b: $(tail -1 "$OUT/power/compare_${a}_$b.log")"
