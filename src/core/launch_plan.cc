@@ -45,6 +45,14 @@ Result<SizePlan> plan_size(const KernelSpec& spec,
   if (spec.min_bytes) {
     auto bytes = spec.min_bytes->evaluate(plan.scalars);
     if (!bytes) return Error::config("", "min_bytes: " + bytes.error().message);
+    // Every output element is checked, so the outputs are written in full whatever is declared:
+    // a min_bytes under that would only weaken bench's floor (a pull request could lower it to
+    // hide a kernel that skips work).
+    if (*bytes < plan.bytes_written)
+      return Error::config("", "min_bytes: `" + spec.min_bytes->text() + "` is " +
+                                   std::to_string(*bytes) + " bytes here, fewer than the " +
+                                   std::to_string(plan.bytes_written) +
+                                   " bytes its outputs alone must be written");
     plan.declared_min_bytes = *bytes;
   }
   return plan;

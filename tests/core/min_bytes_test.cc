@@ -51,6 +51,19 @@ TEST_F(MinBytes, ADeclaredMinimumReplacesTheBuffersTotal) {
   EXPECT_EQ(to_json(gather->kernels[0])["min_bytes"], "T*C*4 + T*4 + T*C*4");
 }
 
+// The outputs are checked in full, so they are written in full: a declared minimum under their
+// bytes is refused rather than allowed to lower bench's floor.
+TEST_F(MinBytes, AMinimumUnderTheOutputsBytesIsAConfigError) {
+  auto low = load("min_bytes = \"T*4\"\n");
+  Result<KernelPlan> plan =
+      low.ok() ? plan_kernel(low->kernels[0]) : Result<KernelPlan>(low.error());
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.error().kind, ErrorKind::config);
+  EXPECT_THAT(plan.error().message,
+              HasSubstr("`T*4` is 32768 bytes here, fewer than the 25165824 bytes its outputs "
+                        "alone must be written"));
+}
+
 TEST_F(MinBytes, AnUnknownNameIsAConfigErrorAtTheField) {
   auto bad = load("min_bytes = \"Q * 4\"\n");
   ASSERT_FALSE(bad.ok());
