@@ -42,8 +42,9 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
     }
     // Outputs are poisoned before every sample (alternating poisons, outside
     // the timed interval), and a copy of each candidate's outputs after its
-    // last sample is kept for `recheck`: a candidate that skips its work while
-    // timed leaves poison there.
+    // last single-call sample is kept for `recheck`: a candidate that skips its work while
+    // timed leaves poison there. A hot batch's outputs are not kept: an inout argument
+    // carries over between its calls, so they are not one call's function of the inputs.
     const unsigned char poison = samples.size() % 2 == 0 ? kPoisonA : kPoisonB;
     LaunchTiming t = launch(entry, w.candidate_args(), poison, {}, Hold::yes, calls);
     if (t.hold_expired || t.entry_status != 0)
@@ -51,8 +52,10 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
                            (t.hold_expired
                                 ? std::string("the launcher waited for the GPU")
                                 : cudaGetErrorName(static_cast<cudaError_t>(t.entry_status))));
-    w.copy_outputs(last_timed_.at(c), rig_->stream());
-    has_last_timed_.at(c) = true;
+    if (calls == 1) {
+      w.copy_outputs(last_timed_.at(c), rig_->stream());
+      has_last_timed_.at(c) = true;
+    }
     note_guard_damage(c);  // after the stop event and the sync: no sample pays for it
     samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});
   }
@@ -69,7 +72,8 @@ nlohmann::json Harness::recheck(const nlohmann::json& request) {
   const auto c = request.at("candidate").get<std::size_t>();
   candidate(request.at("candidate"));  // checks the index
   if (!has_last_timed_.at(c))
-    throw HarnessFailure("candidate " + std::to_string(c) + " has no timed launch to recheck");
+    throw HarnessFailure("candidate " + std::to_string(c) +
+                         " has no single-call timed launch to recheck");
   if (timed_guard_damage_.at(c)) return {{"verdict", timed_guard_damage_.at(c)->to_json()}};
   const OutputSnapshot last = Workload::read_copies(last_timed_.at(c), rig_->stream());
   const Verdict v =

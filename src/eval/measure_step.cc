@@ -122,7 +122,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   m.sm_mhz = cold->median_mhz;
   m.summary = summarize(m.samples);
 
-  if (m.summary.median > 0 && m.summary.median < kHotBelowSeconds && !has_inout(spec)) {
+  if (m.summary.median > 0 && m.summary.median < kHotBelowSeconds) {
     const int calls = std::clamp(static_cast<int>(std::ceil(kHotSampleSeconds / m.summary.median)),
                                  2, kMaxHotCalls);
     auto hot = sample_until_stopped(harness, candidate, calls, m.summary.median, flags, clock);
@@ -131,6 +131,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
       return m;
     }
     m.hot = hot_measurement(calls, std::move(*hot));
+    m.hot->inout_carried_over = has_inout(spec);
   }
 
   auto recheck = harness.recheck(candidate, spec.tolerance);
@@ -210,18 +211,21 @@ nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
                                                      : nlohmann::json(nullptr);
   if (!m.rejected.empty()) j["rejected"] = m.rejected;
   if (m.hot)
-    j["hot"] = {{"method", "nvbench's batch: " + std::to_string(m.hot->calls) +
-                               " launcher calls back to back per sample, L2 warm, time per call"},
-                {"calls", m.hot->calls},
-                {"median_s", m.hot->summary.median},
-                {"q1_s", m.hot->summary.q1},
-                {"q3_s", m.hot->summary.q3},
-                {"rel_iqr", m.hot->summary.rel_iqr},
-                {"samples", m.hot->samples},
-                {"sample_sm_mhz", m.hot->sample_sm_mhz},
-                {"throttled", m.hot->throttled},
-                {"stop", stop_reason_name(m.hot->stop.reason)},
-                {"noise", m.hot->stop.noise}};
+    j["hot"] = {
+        {"method",
+         "nvbench's batch: " + std::to_string(m.hot->calls) +
+             " launcher calls back to back per sample, L2 warm, time per call" +
+             (m.hot->inout_carried_over ? ", inout arguments carried over between the calls" : "")},
+        {"calls", m.hot->calls},
+        {"median_s", m.hot->summary.median},
+        {"q1_s", m.hot->summary.q1},
+        {"q3_s", m.hot->summary.q3},
+        {"rel_iqr", m.hot->summary.rel_iqr},
+        {"samples", m.hot->samples},
+        {"sample_sm_mhz", m.hot->sample_sm_mhz},
+        {"throttled", m.hot->throttled},
+        {"stop", stop_reason_name(m.hot->stop.reason)},
+        {"noise", m.hot->stop.noise}};
   return j;
 }
 

@@ -42,6 +42,7 @@ struct HotMeasurement {
   std::size_t throttled = 0;
   Summary summary;
   StopDecision stop;
+  bool inout_carried_over = false;  // an inout argument compounded over each batch's calls
 };
 
 struct Measurement {
@@ -58,8 +59,9 @@ struct Measurement {
   double floor_seconds = 0.0;  // min_bytes over the measured bandwidth
   CheckVerdict recheck;        // the output after timing, on fresh inputs
   std::string rejected;        // why the timing cannot be trusted; empty if it can
-  // With a cold median under kHotBelowSeconds and no inout argument (calls back to back would
-  // compound it): the hot batch measurement too.
+  // With a cold median under kHotBelowSeconds: the hot batch measurement too. An inout
+  // argument carries over between a batch's calls (nvbench's batch does the same); the recheck
+  // checks the cold samples' output, and verdicts use the cold time.
   std::optional<HotMeasurement> hot;
 
   double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
