@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The spread of medians across separate `kblaster bench --json` processes (issue 21 A).
 
-  bench/spread.py BENCH.json…
+  bench/spread.py BENCH.json[.gz]…
 
 For each kernel in the files: its cold median in each process, and, where measured, its hot
 median (nvbench's batch); the spread of each, (max - min) / median of the medians, in percent.
@@ -9,6 +9,7 @@ The issue's target: at most 1 % for a 4-us kernel across 10 processes, 0.5 % for
 50 us or more. Standard library only.
 """
 
+import gzip
 import json
 import statistics
 import sys
@@ -18,7 +19,8 @@ def medians(paths):
     """{kernel: {"cold": [median_s…], "hot": [median_s…]}} over the files, in their order."""
     out = {}
     for path in paths:
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if path.endswith(".gz") else open  # raw data is kept gzipped
+        with opener(path, "rt", encoding="utf-8") as f:
             result = json.load(f)
         for k in result.get("kernels", []):
             m = k.get("measurement") or {}

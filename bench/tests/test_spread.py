@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/spread.py on hand-made bench results: spreads of cold and hot medians."""
 
+import gzip
 import json
 import os
 import sys
@@ -33,6 +34,14 @@ class SpreadTest(unittest.TestCase):
         self.assertAlmostEqual(spread.spread(got["axpy_small"]["cold"]), 0.4 / 4.2)
         self.assertAlmostEqual(spread.spread(got["axpy_small"]["hot"]), 0.02 / 3.01)
         self.assertIsNone(spread.spread([1.0]))
+
+    def test_a_gzipped_result_is_read_as_its_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "b.json.gz")
+            with gzip.open(path, "wt", encoding="utf-8") as f:
+                json.dump(bench(4.0e-6, 2.0e-6), f)
+            got = spread.medians([path])
+        self.assertEqual(got["axpy_small"], {"cold": [4.0e-6], "hot": [2.0e-6]})
 
 
 if __name__ == "__main__":
