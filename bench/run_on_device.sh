@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU test machine (../shared/GPU.md) from the repository root, with
 # the build carried in .device/ (scripts/stage-device.sh makes it). Writes logs
-# and JSON under $OUT and prints a short summary last.
+# and JSON under $OUT and prints a short summary last; more than 8 files there are packed into
+# $OUT/all.tgz, as the device tool returns at most 8.
 #   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
 #                                           study's tables and JSON go to $OUT too. Exits 1
 #                                           when a test failed or skipped: on the GPU machine a
@@ -220,3 +221,13 @@ TOML
     grep -E "^optimize|result:|in flight" "$R/optimize.log";;
   cmd) "$D/kblaster" "$@";;
 esac
+status=$?
+# The device tool returns at most 8 files from $OUT: more are packed into $OUT/all.tgz (the
+# session-15 gpu-test logs were lost for want of this). The run's exit status is kept.
+files=$(find "$OUT" -type f | wc -l)
+if [ "$files" -gt 8 ]; then
+  pack=$(mktemp "/tmp/kblaster-pack.XXXXXX")
+  tar czf "$pack" -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv "$pack" "$OUT/all.tgz" &&
+    echo "packed $files files into $OUT/all.tgz (the device tool returns at most 8)"
+fi
+exit "$status"

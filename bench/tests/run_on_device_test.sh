@@ -12,6 +12,8 @@ case "$FAKE_RUN" in
   pass) printf '[       OK ] A.B (1 ms)\n[  PASSED  ] 1 test.\n'; exit 0;;
   fail) printf '[  FAILED  ] A.B (1 ms)\n[  FAILED  ] 1 test, listed below:\n'; exit 1;;
   skip) printf '[  SKIPPED ] A.B (0 ms)\n[  PASSED  ] 0 tests.\n[  SKIPPED ] 1 test, listed below:\n'; exit 0;;
+  many) for i in $(seq 1 12); do echo "$i" >"$KBLASTER_DEVICE_LOG_DIR/log-$i.json"; done
+        printf '[  FAILED  ] A.B (1 ms)\n'; exit 1;;
 esac
 FAKE
 chmod +x "$work/kblaster_device_tests"
@@ -27,5 +29,11 @@ expect() {  # expect RUN STATUS WORDS
 expect pass 0 "device tests passed"
 expect fail 1 "device tests FAILED: gtest exited 1"
 expect skip 1 "device tests FAILED: 1 skipped on the GPU machine"
+# More files than the device tool returns (8) are packed into one, and the verdict survives.
+expect many 1 "packed 14 files into $work/out-many/all.tgz"
+if [ "$(find "$work/out-many" -type f)" != "$work/out-many/all.tgz" ] ||
+  ! tar xzOf "$work/out-many/all.tgz" ./log-12.json | grep -qx 12; then
+  echo "run 'many': expected only all.tgz, holding every file"; failures=$((failures + 1))
+fi
 [ "$failures" -eq 0 ] && echo "run_on_device.sh: a failure and a skip fail it, a clean run passes"
 exit "$failures"
