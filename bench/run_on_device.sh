@@ -59,6 +59,9 @@ D=${KBLASTER_DEVICE_DIR:-$PWD/.device}  # the staged build; a test may point it 
 export LD_LIBRARY_PATH=$D/lib KBLASTER_SOURCE_DIR=$PWD KBLASTER_BINARY=$D/kblaster KBLASTER_HARNESS=$D/kblaster-harness
 export PATH=/usr/local/cuda/bin:$PATH
 OUT=${OUT:-/tmp/out}
+# Only a folder this run starts empty is packed (below): a reused one's files are not ours to move.
+fresh_out=no
+[ -z "$(ls -A "$OUT" 2>/dev/null)" ] && fresh_out=yes
 mkdir -p "$OUT"
 what=${1:-tests}
 shift || true
@@ -225,7 +228,9 @@ status=$?
 # The device tool returns at most 8 files from $OUT: more are packed into $OUT/all.tgz (the
 # session-15 gpu-test logs were lost for want of this). The run's exit status is kept.
 files=$(find "$OUT" -type f | wc -l)
-if [ "$files" -gt 8 ]; then
+if [ "$files" -gt 8 ] && [ "$fresh_out" = no ]; then
+  echo "left $files files in $OUT unpacked: it held files before this run"
+elif [ "$files" -gt 8 ]; then
   pack=$(mktemp "/tmp/kblaster-pack.XXXXXX")
   tar czf "$pack" -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv "$pack" "$OUT/all.tgz" &&
     echo "packed $files files into $OUT/all.tgz (the device tool returns at most 8)"

@@ -35,5 +35,12 @@ if [ "$(find "$work/out-many" -type f)" != "$work/out-many/all.tgz" ] ||
   ! tar xzOf "$work/out-many/all.tgz" ./log-12.json | grep -qx 12; then
   echo "run 'many': expected only all.tgz, holding every file"; failures=$((failures + 1))
 fi
+# A folder that held files before the run is never emptied: they are not the run's to pack.
+mkdir -p "$work/out-kept" && echo mine >"$work/out-kept/mine.txt"
+out=$(FAKE_RUN=many KBLASTER_DEVICE_DIR=$work OUT=$work/out-kept "$root/bench/run_on_device.sh" tests 2>&1)
+if ! grep -q "left 15 files in $work/out-kept unpacked" <<<"$out" || [ ! -f "$work/out-kept/mine.txt" ] ||
+  [ -e "$work/out-kept/all.tgz" ]; then
+  echo "run 'many' into a used folder: expected it left as it was, got:"; echo "$out"; failures=$((failures + 1))
+fi
 [ "$failures" -eq 0 ] && echo "run_on_device.sh: a failure and a skip fail it, a clean run passes"
 exit "$failures"
