@@ -45,6 +45,19 @@ struct HotMeasurement {
   bool inout_carried_over = false;  // an inout argument compounded over each batch's calls
 };
 
+// One CUDA context's share of a launch-bound kernel's timing: its kept cold and hot samples.
+// A launch-bound kernel's time falls in one of two modes about 5 % apart, fixed for the life of
+// a CUDA context and the same for every buffer placement within it (H200, 2026-12-03,
+// bench/results/2026-12-03-h200-contexts.md), so such a kernel is timed in several contexts.
+struct ContextTiming {
+  std::vector<double> samples, sample_sm_mhz;          // cold, kept, in order taken
+  std::vector<double> hot_samples, hot_sample_sm_mhz;  // hot batches, kept
+  Summary summary, hot_summary;
+  StopDecision stop, hot_stop;
+  std::size_t throttled = 0, hot_throttled = 0;
+  double sm_mhz = 0.0;
+};
+
 struct Measurement {
   std::string size;                   // the timed size, "n=16777216"
   std::uint64_t seed = 0;             // of the inputs timed and rechecked
@@ -63,6 +76,11 @@ struct Measurement {
   // argument carries over between a batch's calls (nvbench's batch does the same); the recheck
   // checks the cold samples' output, and verdicts use the cold time.
   std::optional<HotMeasurement> hot;
+  // A launch-bound kernel (warm-up under kHotBelowSeconds) is timed in kTimingContexts fresh
+  // CUDA contexts (harness processes), each with 1/kTimingContexts of the stopping rule's time;
+  // every context's samples are here, and the cold and hot results above are each those of the
+  // context with the lowest median. Empty for a kernel timed in one context.
+  std::vector<ContextTiming> contexts;
 
   double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
 };
@@ -70,6 +88,9 @@ struct Measurement {
 // A cold median under this is measured hot too: a few event-timer ticks (~32 ns) are a
 // percent of it.
 inline constexpr double kHotBelowSeconds = 20e-6;
+// The contexts a launch-bound kernel is timed in. With the H200's two modes (the slow one in
+// about 1 context of 3), the fastest of 8 misses the fast mode about once in 10,000 runs.
+inline constexpr int kTimingContexts = 8;
 
 // Times candidate `candidate` of the loaded objects, which the caller has
 // verified. `harness` must hold the objects (load), or have held them in a

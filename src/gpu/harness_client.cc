@@ -85,6 +85,11 @@ bool HarnessClient::holds_load() const {
   return loaded_generation_ != 0 && loaded_generation_ == runner_.generation();
 }
 
+Status HarnessClient::fresh_context() {
+  restart();
+  return restore_if_lost();
+}
+
 Status HarnessClient::restore_if_lost() {
   if (last_load_.is_null() || holds_load()) return Ok{};
   const nlohmann::json load_request = last_load_, setup_args = last_setup_;

@@ -95,6 +95,9 @@ class HarnessClient {
   // a step can go on after a candidate brought the harness down. Does nothing while
   // the harness holds them, or before any load.
   Status restore_if_lost();
+  // Ends the harness and starts a fresh one holding the last load and setup: the same objects
+  // in a new CUDA context (and a new process). Inputs must be prepared again.
+  Status fresh_context();
   // A launch that never finishes, kills the harness or garbles its answer is a
   // CheckVerdict (reason "timeout", "crashed" or "bad_response"), not an Error; the
   // next call starts a new harness.

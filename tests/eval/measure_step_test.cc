@@ -369,17 +369,72 @@ TEST_F(MeasureTest, AKernelUnder20UsIsAlsoTimedHotInBatchesOfCalls) {
       cold_samples += r.at("order").size();
     }
   }
-  EXPECT_EQ(m->hot->samples.size(), hot_samples);
-  EXPECT_EQ(m->samples.size() + 3, cold_samples) << "the cold samples and the warm-up";
+  // Every sample is kept, context by context: the hot ones, and the cold ones beside one
+  // warm-up of 3 per context.
+  std::size_t kept_hot = 0, kept_cold = 0;
+  for (const ContextTiming& c : m->contexts) {
+    kept_hot += c.hot_samples.size();
+    kept_cold += c.samples.size();
+  }
+  EXPECT_EQ(kept_hot, hot_samples);
+  EXPECT_EQ(kept_cold + 3 * kTimingContexts, cold_samples);
   EXPECT_NEAR(m->hot->summary.median, 4e-6, 0.1e-6);
-  EXPECT_EQ(runner.ops().back(), "recheck") << "the last hot batch's output is checked";
+  EXPECT_EQ(runner.ops().back(), "recheck") << "the last cold sample's output is checked";
   const auto j = to_json(*m, ceilings);
   EXPECT_EQ(j["hot"]["calls"], 25);
-  EXPECT_EQ(j["hot"]["samples"].size(), hot_samples);
+  EXPECT_GT(j["hot"]["samples"].size(), 10u);
   EXPECT_EQ(j["hot"]["method"],
             "nvbench's batch: 25 launcher calls back to back per sample, L2 warm, time per call");
   EXPECT_NE(describe(*m, ceilings).find("; hot: "), std::string::npos);
   // In a real H200 bench result in place of its first kernel's measurement, it validates.
+  auto bench = nlohmann::json::parse(testing::read_text(
+      testing::source_dir() / "tests/eval/fixtures/h200/bench_axpy_matmul_naive.json"));
+  bench["kernels"][0]["measurement"] = j;
+  EXPECT_TRUE(testing::is_valid_result(bench, "bench", dir));
+}
+
+// Issue 21 A: on the H200 a launch-bound kernel's time falls in one of two modes ~5 % apart,
+// fixed for a CUDA context's life (bench/placement). Here every third harness process is in
+// the slow mode: the kernel is timed in 8 fresh harness processes on the same inputs, each with
+// an eighth of the time, and the result is the fastest context's, every context's samples kept.
+TEST_F(MeasureTest, ALaunchBoundKernelIsTimedInEightContextsAndTheFastestIsReported) {
+  flags.stop.max_seconds = 8.0;
+  gpu.launch = [this](int c, std::size_t) {
+    const bool slow_mode = runner.generation() % 3 == 1;
+    return TimingSample{c, source.timing(slow_mode ? 4.22e-6 : 4.0e-6, 0.002), kMhz};
+  };
+  ASSERT_TRUE(client.load({"k.so"}, std::nullopt).ok());
+  const double start = clock.now_seconds();
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(runner.restarts, kTimingContexts - 1);
+  ASSERT_EQ(m->contexts.size(), static_cast<std::size_t>(kTimingContexts));
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), static_cast<std::size_t>(kTimingContexts));
+  for (const auto& p : prepared) EXPECT_EQ(p.at("seed"), m->seed) << "the same inputs in each";
+  EXPECT_EQ(runner.sent("load").size(), static_cast<std::size_t>(kTimingContexts));
+  EXPECT_EQ(runner.sent("setup").size(), static_cast<std::size_t>(kTimingContexts))
+      << "each fresh harness holds the objects and is set up at the timed size again";
+  double slowest = 0;
+  for (const ContextTiming& c : m->contexts) slowest = std::max(slowest, c.summary.median);
+  EXPECT_NEAR(slowest, 4.22e-6, 0.05e-6) << "a slow-mode context was timed";
+  EXPECT_NEAR(m->summary.median, 4.0e-6, 0.02e-6) << "the fast mode is reported";
+  ASSERT_TRUE(m->hot.has_value());
+  EXPECT_NEAR(m->hot->summary.median, 4.0e-6, 0.02e-6);
+  EXPECT_EQ(m->samples, std::min_element(m->contexts.begin(), m->contexts.end(),
+                                         [](const ContextTiming& a, const ContextTiming& b) {
+                                           return a.summary.median < b.summary.median;
+                                         })->samples)
+      << "the reported samples are the fastest context's, so its median can be recomputed";
+  EXPECT_LE(clock.now_seconds() - start, flags.stop.max_seconds + 1.0)
+      << "the contexts share the time limit, not multiply it";
+  EXPECT_NE(describe(*m, ceilings).find("fastest of 8 CUDA contexts (slowest 4.2"),
+            std::string::npos)
+      << describe(*m, ceilings);
+  const auto j = to_json(*m, ceilings);
+  ASSERT_EQ(j["contexts"]["runs"].size(), static_cast<std::size_t>(kTimingContexts));
+  EXPECT_NE(j["contexts"]["method"].get<std::string>().find("8 fresh CUDA contexts"),
+            std::string::npos);
   auto bench = nlohmann::json::parse(testing::read_text(
       testing::source_dir() / "tests/eval/fixtures/h200/bench_axpy_matmul_naive.json"));
   bench["kernels"][0]["measurement"] = j;
@@ -391,6 +446,9 @@ TEST_F(MeasureTest, AKernelOf20UsOrMoreIsTimedColdOnly) {
   auto m = run();
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_FALSE(m->hot.has_value());
+  EXPECT_TRUE(m->contexts.empty()) << "in one context";
+  EXPECT_EQ(runner.restarts, 0);
+  EXPECT_FALSE(to_json(*m, ceilings).contains("contexts"));
   for (const auto& r : runner.sent("sample")) EXPECT_FALSE(r.contains("calls"));
   EXPECT_FALSE(to_json(*m, ceilings).contains("hot"));
 }
