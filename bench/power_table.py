@@ -12,6 +12,7 @@ Untrusted runs (rejected timings) are counted apart and left out of the rates.
 Standard library only.
 """
 
+import gzip
 import json
 import math
 import statistics
@@ -32,7 +33,8 @@ def pair_rows(paths):
     """One row per file: {a, b, runs, untrusted, verdicts, ratio, rate, low, high, what}."""
     rows = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if path.endswith(".gz") else open  # raw data is kept gzipped
+        with opener(path, "rt", encoding="utf-8") as f:
             result = json.load(f)
         a, b = result["a"]["kernel"], result["b"]["kernel"]
         trusted = [r for r in result.get("runs", []) if r.get("trusted")]

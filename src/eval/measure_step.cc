@@ -112,9 +112,8 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   const double estimate = median_of(warm);
   const bool launch_bound = estimate > 0 && estimate < kHotBelowSeconds;
   const int contexts = launch_bound ? kTimingContexts : 1;
-  const int calls =
-      std::clamp(static_cast<int>(std::ceil(kHotSampleSeconds / std::max(estimate, 1e-9))), 2,
-                 kMaxHotCalls);
+  const int calls = std::clamp(
+      static_cast<int>(std::ceil(kHotSampleSeconds / std::max(estimate, 1e-9))), 2, kMaxHotCalls);
   BenchFlags share = flags;  // the stopping rule's time, split between the contexts
   share.stop.max_seconds /= contexts;
   share.stop.min_gpu_seconds /= contexts;
@@ -224,7 +223,8 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
     const double slowest = std::max_element(m.contexts.begin(), m.contexts.end(),
                                             [](const ContextTiming& a, const ContextTiming& b) {
                                               return a.summary.median < b.summary.median;
-                                            })->summary.median;
+                                            })
+                               ->summary.median;
     s += "; fastest of " + std::to_string(m.contexts.size()) + " CUDA contexts (slowest " +
          format_seconds(slowest) + ")";
   }

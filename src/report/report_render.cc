@@ -4,6 +4,7 @@
 #include "report/json_report.h"
 #include "report/markdown_report.h"
 #include "report/result_reader.h"
+#include "report/sweep_shards.h"
 
 namespace kblaster {
 
@@ -39,9 +40,15 @@ std::string render_report(std::span<const ResultView> results, ReportFormat form
 }
 
 Result<std::string> render_files(std::span<const std::string> files, ReportFormat format) {
-  std::vector<ResultView> views;
+  std::vector<SavedResult> saved;
   for (const auto& file : files) {
-    auto view = load_result(file);
+    auto value = load_result_json(file);
+    if (!value) return value.error();
+    saved.push_back({std::move(*value), file});
+  }
+  std::vector<ResultView> views;
+  for (auto& r : merge_sweep_shards(std::move(saved))) {
+    auto view = read_result(r.value, r.origin);
     if (!view) return view.error();
     views.push_back(std::move(*view));
   }

@@ -23,8 +23,8 @@ Result<ReportFormat> report_format_from_name(std::string_view name);
 // as indented text (invalid UTF-8 replaced, never thrown on).
 std::string render_report(std::span<const ResultView> results, ReportFormat format);
 
-// The report of the results saved in `files`, in order; the first that does not read
-// (load_result) is the error.
+// The report of the results saved in `files`, in order, the run results of one sweep's shards
+// read as one (merge_sweep_shards); the first that does not read (load_result) is the error.
 Result<std::string> render_files(std::span<const std::string> files, ReportFormat format);
 
 }  // namespace kblaster

@@ -59,7 +59,7 @@ Result<ResultView> read_result(const nlohmann::json& result, const std::string& 
                             known_kinds() + ")");
 }
 
-Result<ResultView> load_result(const std::filesystem::path& path) {
+Result<nlohmann::json> load_result_json(const std::filesystem::path& path) {
   auto text = read_bounded(path, kMaxJsonBytes, "the result");
   if (!text) return text.error();
   if (nests_deeper_than(*text, kMaxResultDepth))
@@ -67,7 +67,13 @@ Result<ResultView> load_result(const std::filesystem::path& path) {
                         " levels; not a kblaster result");
   const auto result = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (result.is_discarded()) return Error::usage(path.string() + ": not valid JSON");
-  return read_result(result, path.string());
+  return result;
+}
+
+Result<ResultView> load_result(const std::filesystem::path& path) {
+  auto result = load_result_json(path);
+  if (!result) return result.error();
+  return read_result(*result, path.string());
 }
 
 }  // namespace kblaster

@@ -16,9 +16,11 @@ namespace kblaster {
 // copy of `result`.
 Result<ResultView> read_result(const nlohmann::json& result, const std::string& origin);
 
-// The result in the file at `path`: read within kMaxJsonBytes, parsed, nested at most
-// kMaxResultDepth deep, then read_result. Not JSON, too deep or an unknown kind is
-// Error::usage naming the file.
+// The JSON in the file at `path`: read within kMaxJsonBytes, parsed, nested at most
+// kMaxResultDepth deep. Not JSON or too deep is Error::usage naming the file.
+Result<nlohmann::json> load_result_json(const std::filesystem::path& path);
+
+// load_result_json, then read_result. An unknown kind is Error::usage naming the file too.
 Result<ResultView> load_result(const std::filesystem::path& path);
 
 }  // namespace kblaster

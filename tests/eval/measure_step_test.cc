@@ -424,7 +424,8 @@ TEST_F(MeasureTest, ALaunchBoundKernelIsTimedInEightContextsAndTheFastestIsRepor
   EXPECT_EQ(m->samples, std::min_element(m->contexts.begin(), m->contexts.end(),
                                          [](const ContextTiming& a, const ContextTiming& b) {
                                            return a.summary.median < b.summary.median;
-                                         })->samples)
+                                         })
+                            ->samples)
       << "the reported samples are the fastest context's, so its median can be recomputed";
   EXPECT_LE(clock.now_seconds() - start, flags.stop.max_seconds + 1.0)
       << "the contexts share the time limit, not multiply it";
