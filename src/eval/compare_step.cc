@@ -1,9 +1,142 @@
 #include "eval/compare_step.h"
 
+#include <algorithm>
+
+#include "eval/measure_step.h"
 #include "eval/seed_source.h"
+#include "stats/quantile.h"
 #include "stats/throttle_filter.h"
 
 namespace kblaster {
+namespace {
+
+// Pairs each context of a launch-bound A/B takes, at most: enough for a median within a few
+// tenths of a percent on a 4-us kernel, a fraction of a second of GPU time.
+constexpr std::size_t kMaxPairsPerContext = 250;
+// Pairs per sample request in a launch-bound A/B.
+constexpr std::size_t kContextBatchPairs = 50;
+
+bool launch_bound(const std::vector<TimingSample>& warmup) {
+  std::vector<double> a, b;
+  for (const auto& s : warmup) (s.candidate == 0 ? a : b).push_back(s.gpu_seconds);
+  return !a.empty() && !b.empty() && median_of(a) < kHotBelowSeconds &&
+         median_of(b) < kHotBelowSeconds;
+}
+
+// Takes `pairs` interleaved pairs (the lead alternating per batch) within `seconds`, throttled
+// pairs dropped through `gate`, into `out`. An Error is a candidate's failure while timed.
+Status take_pairs(HarnessClient& harness, std::size_t pairs, double seconds, ThrottleGate& gate,
+                  Clock& clock, AbResult& result, AbSamples& out) {
+  const double start = clock.now_seconds();
+  bool a_leads = true;
+  while (out.a_s.size() < pairs && clock.now_seconds() - start < seconds) {
+    std::vector<int> order;
+    for (std::size_t i = 0; i < std::min(kContextBatchPairs, pairs - out.a_s.size()); ++i) {
+      order.push_back(a_leads ? 0 : 1);
+      order.push_back(a_leads ? 1 : 0);
+    }
+    a_leads = !a_leads;
+    auto samples = harness.sample(order);
+    if (!samples) return samples.error();
+    for (std::size_t i = 0; i + 1 < samples->size(); i += 2) {
+      const TimingSample& x = (*samples)[i];
+      const TimingSample& y = (*samples)[i + 1];
+      const TimingSample& sa = x.candidate == 0 ? x : y;
+      const TimingSample& sb = x.candidate == 0 ? y : x;
+      ++result.pairs;
+      if (!gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) continue;
+      out.a_s.push_back(sa.gpu_seconds);
+      out.b_s.push_back(sb.gpu_seconds);
+      out.a_sm_mhz.push_back(sa.sm_mhz);
+      out.b_sm_mhz.push_back(sb.sm_mhz);
+    }
+  }
+  return Ok{};
+}
+
+// The launch-bound A/B: kTimingContexts contexts (the first is the harness as it is, warmed
+// up), each taking its share of the pairs and time; then A's fastest context against B's.
+Status compare_over_contexts(HarnessClient& harness, const CompareFlags& flags, Clock& clock,
+                             const Against& against, AbResult& result) {
+  const auto contexts = static_cast<std::size_t>(kTimingContexts);
+  const std::size_t pairs =
+      std::clamp(flags.budget.max_pairs / contexts,
+                 std::max<std::size_t>(flags.budget.min_pairs, 1), kMaxPairsPerContext);
+  const double seconds = flags.budget.max_seconds / static_cast<double>(contexts);
+  ThrottleGate gate({flags.throttle_threshold});
+  for (std::size_t c = 0; c < contexts; ++c) {
+    if (c > 0) {
+      KB_TRY(harness.fresh_context());
+      KB_TRY(harness.bench_prepare(result.seed, against));
+      if (auto warm = harness.sample({0, 1, 0, 1}); !warm) {
+        result.rejected = "a candidate failed while timed in CUDA context " +
+                          std::to_string(c + 1) + ": " + warm.error().message;
+        return Ok{};
+      }
+    }
+    AbContext context;
+    if (auto taken = take_pairs(harness, pairs, seconds, gate, clock, result, context.samples);
+        !taken) {
+      result.rejected = "a candidate failed while timed: " + taken.error().message;
+      return Ok{};
+    }
+    if (!context.samples.a_s.empty()) {
+      context.a_median = median_of(context.samples.a_s);
+      context.b_median = median_of(context.samples.b_s);
+    }
+    result.contexts.push_back(std::move(context));
+  }
+  // The fastest context of each, among those that kept samples.
+  auto fastest = [&](double AbContext::*median) {
+    std::size_t best = 0;
+    for (std::size_t c = 0; c < result.contexts.size(); ++c) {
+      const AbContext& x = result.contexts[c];
+      const AbContext& b = result.contexts[best];
+      if (!x.samples.a_s.empty() && (b.samples.a_s.empty() || x.*median < b.*median)) best = c;
+    }
+    return best;
+  };
+  result.a_context = fastest(&AbContext::a_median);
+  result.b_context = fastest(&AbContext::b_median);
+  const AbSamples& a = result.contexts[result.a_context].samples;
+  const AbSamples& b = result.contexts[result.b_context].samples;
+  result.samples = {a.a_s, b.b_s, a.a_sm_mhz, b.b_sm_mhz};
+  result.comparison = compare(result.samples.a_s, result.samples.b_s, flags.criteria);
+  result.end = result.comparison.verdict != Verdict::ambiguous ? AbState::decided
+               : result.pairs >= pairs * contexts              ? AbState::pair_limit
+                                                               : AbState::time_limit;
+  result.throttled_pairs = gate.dropped();
+  result.sm_mhz = gate.median_mhz();
+  return Ok{};
+}
+
+// Rechecks both candidates' last timed outputs; a failed one rejects the result.
+Result<AbResult> recheck_both(HarnessClient& harness, const KernelSpec& spec, AbResult result) {
+  auto ra = harness.recheck(0, spec.tolerance);
+  if (!ra) return ra.error();
+  result.recheck_a = *ra;
+  if (ended_the_harness(*ra)) {
+    // The harness, and B's last output with it, is gone: A is rejected either way.
+    result.recheck_b = {false,
+                        verdict_reason_name(VerdictReason::not_rechecked),
+                        "the harness ended while A was rechecked",
+                        {}};
+  } else {
+    auto rb = harness.recheck(1, spec.tolerance);
+    if (!rb) return rb.error();
+    result.recheck_b = *rb;
+  }
+  for (const auto& [name, check] :
+       {std::pair{"A", &result.recheck_a}, std::pair{"B", &result.recheck_b}})
+    if (!check->passed && result.rejected.empty())
+      result.rejected = std::string(name) +
+                        (ended_the_harness(*check) ? "'s last timed output could not be rechecked ("
+                                                   : "'s last timed output is wrong (") +
+                        check->reason + ": " + check->message + ")";
+  return result;
+}
+
+}  // namespace
 
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock, const Against& against) {
@@ -16,6 +149,11 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   if (!warmup) {
     result.rejected = "a candidate failed while timed: " + warmup.error().message;
     return result;
+  }
+  if (launch_bound(*warmup)) {
+    KB_TRY(compare_over_contexts(harness, flags, clock, against, result));
+    if (!result.rejected.empty()) return result;
+    return recheck_both(harness, spec, std::move(result));
   }
 
   // Pairs where either launch ran at a throttled clock are dropped as they
@@ -56,28 +194,7 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   result.samples.a_s.assign(sampler.a_samples().begin(), sampler.a_samples().end());
   result.samples.b_s.assign(sampler.b_samples().begin(), sampler.b_samples().end());
 
-  auto ra = harness.recheck(0, spec.tolerance);
-  if (!ra) return ra.error();
-  result.recheck_a = *ra;
-  if (ended_the_harness(*ra)) {
-    // The harness, and B's last output with it, is gone: A is rejected either way.
-    result.recheck_b = {false,
-                        verdict_reason_name(VerdictReason::not_rechecked),
-                        "the harness ended while A was rechecked",
-                        {}};
-  } else {
-    auto rb = harness.recheck(1, spec.tolerance);
-    if (!rb) return rb.error();
-    result.recheck_b = *rb;
-  }
-  for (const auto& [name, check] :
-       {std::pair{"A", &result.recheck_a}, std::pair{"B", &result.recheck_b}})
-    if (!check->passed && result.rejected.empty())
-      result.rejected = std::string(name) +
-                        (ended_the_harness(*check) ? "'s last timed output could not be rechecked ("
-                                                   : "'s last timed output is wrong (") +
-                        check->reason + ": " + check->message + ")";
-  return result;
+  return recheck_both(harness, spec, std::move(result));
 }
 
 namespace {
@@ -93,25 +210,45 @@ nlohmann::json recheck_json(const CheckVerdict& v) {
 
 nlohmann::json to_json(const AbResult& r) {
   const Comparison& c = r.comparison;
-  return {{"verdict", verdict_name(c.verdict)},
-          {"ratio", c.ratio},
-          {"ci_low", c.ci_low},
-          {"ci_high", c.ci_high},
-          {"mann_whitney_p", c.mann_whitney_p},
-          {"pairs", r.pairs},
-          {"seed", r.seed},
-          {"throttled_pairs", r.throttled_pairs},
-          {"ended", ab_state_name(r.end)},
-          {"reason", c.reason},
-          {"recheck", {{"a", recheck_json(r.recheck_a)}, {"b", recheck_json(r.recheck_b)}}},
-          {"trusted", r.rejected.empty()},
-          {"rejected", r.rejected},
-          {"sm_mhz", r.sm_mhz},
-          {"samples",
-           {{"a_s", r.samples.a_s},
-            {"b_s", r.samples.b_s},
-            {"a_sm_mhz", r.samples.a_sm_mhz},
-            {"b_sm_mhz", r.samples.b_sm_mhz}}}};
+  nlohmann::json j = {
+      {"verdict", verdict_name(c.verdict)},
+      {"ratio", c.ratio},
+      {"ci_low", c.ci_low},
+      {"ci_high", c.ci_high},
+      {"mann_whitney_p", c.mann_whitney_p},
+      {"pairs", r.pairs},
+      {"seed", r.seed},
+      {"throttled_pairs", r.throttled_pairs},
+      {"ended", ab_state_name(r.end)},
+      {"reason", c.reason},
+      {"recheck", {{"a", recheck_json(r.recheck_a)}, {"b", recheck_json(r.recheck_b)}}},
+      {"trusted", r.rejected.empty()},
+      {"rejected", r.rejected},
+      {"sm_mhz", r.sm_mhz},
+      {"samples",
+       {{"a_s", r.samples.a_s},
+        {"b_s", r.samples.b_s},
+        {"a_sm_mhz", r.samples.a_sm_mhz},
+        {"b_sm_mhz", r.samples.b_sm_mhz}}}};
+  if (!r.contexts.empty()) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const AbContext& x : r.contexts)
+      runs.push_back({{"a_median_s", x.a_median},
+                      {"b_median_s", x.b_median},
+                      {"a_s", x.samples.a_s},
+                      {"b_s", x.samples.b_s},
+                      {"a_sm_mhz", x.samples.a_sm_mhz},
+                      {"b_sm_mhz", x.samples.b_sm_mhz}});
+    j["contexts"] = {
+        {"method", "launch-bound: interleaved pairs in " + std::to_string(r.contexts.size()) +
+                       " fresh CUDA contexts (harness processes); the verdict compares A's "
+                       "fastest context with B's, as a kernel's launch-bound time falls in one "
+                       "of two modes about 5% apart per context"},
+        {"a_context", r.a_context},
+        {"b_context", r.b_context},
+        {"runs", runs}};
+  }
+  return j;
 }
 
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {

@@ -30,6 +30,12 @@ struct AbSamples {
   std::vector<double> a_sm_mhz, b_sm_mhz;
 };
 
+// One CUDA context's share of a launch-bound A/B: the kept samples of each candidate.
+struct AbContext {
+  AbSamples samples;
+  double a_median = 0.0, b_median = 0.0;
+};
+
 struct AbResult {
   Comparison comparison;
   std::uint64_t seed = 0;  // of the inputs both candidates were timed and rechecked on
@@ -39,13 +45,23 @@ struct AbResult {
   double sm_mhz = 0.0;  // median SM clock of the comparison; 0 when unknown
   AbState end = AbState::sampling;
   CheckVerdict recheck_a, recheck_b;  // each candidate's last timed output, on this run's inputs
+  // A launch-bound pair (both warm-up medians under kHotBelowSeconds) is timed in
+  // kTimingContexts fresh CUDA contexts, as bench times such a kernel: in one context each
+  // kernel's time falls in one of two modes ~5 % apart, which biased one process's B/A by ~4 %
+  // for all its runs (bench/results/2026-12-03-h200-contexts.md). The verdict then compares A's
+  // fastest context with B's (`samples` are those two contexts'); every context is kept here.
+  // Empty for a pair timed in one context.
+  std::vector<AbContext> contexts;
+  std::size_t a_context = 0, b_context = 0;  // the contexts the verdict used
   // Why the verdict cannot be trusted (a candidate failed while timed, or its
   // last timed output was wrong); empty if it can.
   std::string rejected;
 };
 
 // Candidates 0 (A) and 1 (B) must be loaded and set up at the timed size; if a
-// candidate brought the harness down since, they are loaded and set up again.
+// candidate brought the harness down since, they are loaded and set up again. A launch-bound
+// pair is timed in several fresh harnesses (AbResult::contexts), so the harness that holds
+// them afterwards is a new one.
 // Their last timed outputs are rechecked `against` the loaded reference, or
 // against A's output (Against{0}) for a kernel whose reference is the base
 // revision. Errors are harness failures before timing starts; a candidate

@@ -6,6 +6,8 @@
 
 #include "core/config_loader.h"
 #include "eval/fake_harness_runner.h"
+#include "eval/measure_step.h"
+#include "result_schema.h"
 #include "stats/quantile.h"
 #include "stats/synthetic.h"
 #include "test_paths.h"
@@ -80,7 +82,7 @@ class CompareTest : public ::testing::Test {
 };
 
 TEST_F(CompareTest, InterleavesPairsAndAlternatesWhichCandidateLeads) {
-  steady(10e-6, 10e-6, 0.05);  // noisy, so several batches are needed
+  steady(30e-6, 30e-6, 0.05);  // noisy, so several batches are needed
   auto r = run();
   ASSERT_TRUE(r.ok()) << r.error().message;
   const auto samples = runner.sent("sample");
@@ -148,8 +150,8 @@ TEST_F(CompareTest, PairsWithAThrottledLaunchAreExcludedAndCounted) {
   launch = [&](int c, std::size_t p) {
     const bool slow = c == 1 && p % 10 >= 6;
     throttled += slow;
-    return slow ? TimingSample{c, source.timing(13e-6, 0.03), 1400}
-                : TimingSample{c, source.timing(10e-6, 0.03), kMhz};
+    return slow ? TimingSample{c, source.timing(39e-6, 0.03), 1400}
+                : TimingSample{c, source.timing(30e-6, 0.03), kMhz};
   };
   flags.budget.max_pairs = 400;
   flags.budget.max_seconds = 1e9;
@@ -166,7 +168,7 @@ TEST_F(CompareTest, PairsWithAThrottledLaunchAreExcludedAndCounted) {
   ASSERT_EQ(kept.a_s.size(), r->comparison.n_a);
   ASSERT_EQ(kept.b_s.size(), kept.a_s.size());
   ASSERT_EQ(kept.b_sm_mhz.size(), kept.a_s.size());
-  for (double b : kept.b_s) EXPECT_LT(b, 12e-6) << "a throttled launch was kept";
+  for (double b : kept.b_s) EXPECT_LT(b, 36e-6) << "a throttled launch was kept";
   for (double clock : kept.b_sm_mhz) EXPECT_EQ(clock, kMhz);
   EXPECT_EQ(r->sm_mhz, kMhz);
   EXPECT_DOUBLE_EQ(r->comparison.ratio, median_of(kept.b_s) / median_of(kept.a_s))
@@ -252,7 +254,7 @@ TEST_F(CompareTest, ACrashInARecheckRejectsAAndAsksNothingOfTheLostHarness) {
 // The fresh harness after the crash holds nothing; a later comparison (compare
 // --repeat, bench --repeat) must load and set up again rather than fail on it.
 TEST_F(CompareTest, AComparisonAfterACrashLoadsAndSetsUpAgain) {
-  steady(10e-6, 10e-6, 0.01);
+  steady(30e-6, 30e-6, 0.01);
   std::uint64_t workload_in = 0;  // the harness generation that was last set up
   runner.on("setup", [&](const json&) -> Result<json> {
     workload_in = runner.generation();
@@ -302,6 +304,90 @@ TEST_F(CompareTest, AnUndecidedComparisonStopsAtTheTimeLimit) {
   EXPECT_EQ(r->comparison.verdict, Verdict::ambiguous) << r->comparison.reason;
   EXPECT_LT(r->pairs, flags.budget.max_pairs);
   EXPECT_EQ(runner.sent("recheck").size(), 2u) << "rechecked even when undecided";
+}
+
+}  // namespace
+}  // namespace kblaster
+
+namespace kblaster {
+namespace {
+
+// Issue 21 B: on the H200 each kernel's launch-bound time falls in one of two modes ~5 % apart
+// per CUDA context, so one process read the same pair as B/A 1.041 and the next as 1.000. Here A
+// is in its slow mode in every third harness and B in every third from the first: in the first
+// harness alone B reads 5.5 % slower than A, though they are equally fast.
+class LaunchBoundCompareTest : public CompareTest {
+ protected:
+  void modes(double a, double b) {
+    launch = [this, a, b](int c, std::size_t) {
+      const std::uint64_t g = runner.generation();
+      const bool slow = c == 0 ? g % 3 == 2 : g % 3 == 1;
+      return TimingSample{c, source.timing((c == 0 ? a : b) * (slow ? 1.055 : 1.0), 0.004), kMhz};
+    };
+  }
+  void SetUp() override {
+    CompareTest::SetUp();
+    ASSERT_TRUE(client.load({"a.so", "b.so"}, std::nullopt).ok());
+    ASSERT_TRUE(client.setup(json{{"N", 1048576}}).ok());
+  }
+};
+
+TEST_F(LaunchBoundCompareTest, EquallyFastKernelsAreTheSameThoughOneContextSaysSlower) {
+  modes(4e-6, 4e-6);
+  // One context (the first harness), as compare timed such a pair before.
+  std::vector<double> a, b;
+  for (int i = 0; i < 200; ++i) {
+    a.push_back(launch(0, 0).gpu_seconds);
+    b.push_back(launch(1, 0).gpu_seconds);
+  }
+  EXPECT_EQ(compare(a, b, flags.criteria).verdict, Verdict::slower) << "the bias this removes";
+
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->rejected.empty()) << r->rejected;
+  EXPECT_EQ(r->comparison.verdict, Verdict::same) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1.0, 0.01);
+  ASSERT_EQ(r->contexts.size(), static_cast<std::size_t>(kTimingContexts));
+  EXPECT_EQ(runner.restarts, kTimingContexts - 1);
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), static_cast<std::size_t>(kTimingContexts));
+  for (const auto& p : prepared) EXPECT_EQ(p.at("seed"), r->seed) << "the same inputs in each";
+  // The verdict's samples are A's fastest context's and B's.
+  for (const AbContext& c : r->contexts) {
+    EXPECT_GE(c.a_median, r->contexts[r->a_context].a_median);
+    EXPECT_GE(c.b_median, r->contexts[r->b_context].b_median);
+  }
+  EXPECT_EQ(r->samples.a_s, r->contexts[r->a_context].samples.a_s);
+  EXPECT_EQ(r->samples.b_s, r->contexts[r->b_context].samples.b_s);
+  EXPECT_EQ(runner.ops().back(), "recheck");
+  // In a real H200 compare result in place of its first run, it validates.
+  auto result = nlohmann::json::parse(
+      testing::read_text(testing::source_dir() / "tests/eval/fixtures/h200/compare_slower_5.json"));
+  auto run_json = to_json(*r);
+  EXPECT_EQ(run_json["contexts"]["runs"].size(), static_cast<std::size_t>(kTimingContexts));
+  EXPECT_NE(run_json["contexts"]["method"].get<std::string>().find("8 fresh CUDA contexts"),
+            std::string::npos);
+  for (const auto& [key, value] : result["runs"][0].items())
+    if (!run_json.contains(key)) run_json[key] = value;  // fields compare_series adds
+  result["runs"][0] = run_json;
+  EXPECT_TRUE(testing::is_valid_result(result, "compare", dir));
+}
+
+TEST_F(LaunchBoundCompareTest, AFivePercentSlowdownIsSlowerAcrossTheModes) {
+  modes(4e-6, 4.2e-6);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->comparison.verdict, Verdict::slower) << r->comparison.reason;
+  EXPECT_NEAR(r->comparison.ratio, 1.05, 0.01);
+}
+
+TEST_F(LaunchBoundCompareTest, AKernelOf20UsOrMoreIsComparedInOneContext) {
+  modes(25e-6, 25e-6);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->contexts.empty());
+  EXPECT_EQ(runner.restarts, 0);
+  EXPECT_FALSE(to_json(*r).contains("contexts"));
 }
 
 }  // namespace
