@@ -23,6 +23,31 @@ bool launch_bound(const std::vector<TimingSample>& warmup) {
          median_of(b) < kHotBelowSeconds;
 }
 
+// `pairs` interleaved (A, B) pairs, A first when `a_leads`: the order of a sample request.
+std::vector<int> pair_order(std::size_t pairs, bool a_leads) {
+  std::vector<int> order;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    order.push_back(a_leads ? 0 : 1);
+    order.push_back(a_leads ? 1 : 0);
+  }
+  return order;
+}
+
+// Calls keep(a, b) for each pair of `samples` (answered in pair_order) that `gate` admits, each
+// pair counted in result.pairs, the throttled ones too.
+template <class Keep>
+void for_each_kept_pair(const std::vector<TimingSample>& samples, ThrottleGate& gate,
+                        AbResult& result, Keep keep) {
+  for (std::size_t i = 0; i + 1 < samples.size(); i += 2) {
+    const TimingSample& x = samples[i];
+    const TimingSample& y = samples[i + 1];
+    const TimingSample& sa = x.candidate == 0 ? x : y;
+    const TimingSample& sb = x.candidate == 0 ? y : x;
+    ++result.pairs;
+    if (gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) keep(sa, sb);
+  }
+}
+
 // Takes `pairs` interleaved pairs (the lead alternating per batch) within `seconds`, throttled
 // pairs dropped through `gate`, into `out`. An Error is a candidate's failure while timed.
 Status take_pairs(HarnessClient& harness, std::size_t pairs, double seconds, ThrottleGate& gate,
@@ -30,26 +55,16 @@ Status take_pairs(HarnessClient& harness, std::size_t pairs, double seconds, Thr
   const double start = clock.now_seconds();
   bool a_leads = true;
   while (out.a_s.size() < pairs && clock.now_seconds() - start < seconds) {
-    std::vector<int> order;
-    for (std::size_t i = 0; i < std::min(kContextBatchPairs, pairs - out.a_s.size()); ++i) {
-      order.push_back(a_leads ? 0 : 1);
-      order.push_back(a_leads ? 1 : 0);
-    }
+    auto samples =
+        harness.sample(pair_order(std::min(kContextBatchPairs, pairs - out.a_s.size()), a_leads));
     a_leads = !a_leads;
-    auto samples = harness.sample(order);
     if (!samples) return samples.error();
-    for (std::size_t i = 0; i + 1 < samples->size(); i += 2) {
-      const TimingSample& x = (*samples)[i];
-      const TimingSample& y = (*samples)[i + 1];
-      const TimingSample& sa = x.candidate == 0 ? x : y;
-      const TimingSample& sb = x.candidate == 0 ? y : x;
-      ++result.pairs;
-      if (!gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) continue;
-      out.a_s.push_back(sa.gpu_seconds);
-      out.b_s.push_back(sb.gpu_seconds);
-      out.a_sm_mhz.push_back(sa.sm_mhz);
-      out.b_sm_mhz.push_back(sb.sm_mhz);
-    }
+    for_each_kept_pair(*samples, gate, result, [&](const TimingSample& a, const TimingSample& b) {
+      out.a_s.push_back(a.gpu_seconds);
+      out.b_s.push_back(b.gpu_seconds);
+      out.a_sm_mhz.push_back(a.sm_mhz);
+      out.b_sm_mhz.push_back(b.sm_mhz);
+    });
   }
   return Ok{};
 }
@@ -163,29 +178,18 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   AbSampler sampler(flags.criteria, flags.budget);
   bool a_leads = true;
   while (!sampler.done(clock.now_seconds() - start)) {
-    std::vector<int> order;
-    for (std::size_t i = 0, n = std::max<std::size_t>(1, sampler.pairs_to_checkpoint()); i < n;
-         ++i) {
-      order.push_back(a_leads ? 0 : 1);
-      order.push_back(a_leads ? 1 : 0);
-    }
+    auto samples = harness.sample(
+        pair_order(std::max<std::size_t>(1, sampler.pairs_to_checkpoint()), a_leads));
     a_leads = !a_leads;  // so neither candidate always runs first in its pair
-    auto samples = harness.sample(order);
     if (!samples) {
       result.rejected = "a candidate failed while timed: " + samples.error().message;
       return result;
     }
-    for (std::size_t i = 0; i + 1 < samples->size(); i += 2) {
-      const TimingSample& x = (*samples)[i];
-      const TimingSample& y = (*samples)[i + 1];
-      const TimingSample& sa = x.candidate == 0 ? x : y;
-      const TimingSample& sb = x.candidate == 0 ? y : x;
-      ++result.pairs;
-      if (!gate.admit(std::min(sa.sm_mhz, sb.sm_mhz))) continue;
-      sampler.add_pair(sa.gpu_seconds, sb.gpu_seconds);
-      result.samples.a_sm_mhz.push_back(sa.sm_mhz);
-      result.samples.b_sm_mhz.push_back(sb.sm_mhz);
-    }
+    for_each_kept_pair(*samples, gate, result, [&](const TimingSample& a, const TimingSample& b) {
+      sampler.add_pair(a.gpu_seconds, b.gpu_seconds);
+      result.samples.a_sm_mhz.push_back(a.sm_mhz);
+      result.samples.b_sm_mhz.push_back(b.sm_mhz);
+    });
   }
   result.end = sampler.state(clock.now_seconds() - start);
   result.throttled_pairs = gate.dropped();
