@@ -37,7 +37,8 @@ Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
 }  // namespace
 
 Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
-                          const std::string& context, std::size_t index) {
+                          const std::string& context, std::size_t index,
+                          const std::map<std::string, std::int64_t>& constants) {
   std::string where = context + ": args[" + std::to_string(index) + "]";
   TomlFields unnamed(table, file, where);
   KB_TRY(unnamed.check_known(kArgFields));
@@ -86,7 +87,7 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
       return f.error_at("init",
                         "an output is poisoned before each launch, not initialised; use role = "
                         "\"inout\" to give it initial values");
-    auto dist = parse_init(**init);
+    auto dist = parse_init(**init, constants);
     if (!dist) return f.error_at("init", dist.error().message);
     arg.init = *dist;
     KB_TRY(check_init_type(f, arg.init, arg.type));

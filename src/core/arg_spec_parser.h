@@ -11,8 +11,10 @@
 
 namespace kblaster {
 
-// `context` names the kernel ("kernel `softmax`"); `index` is the position in `args`.
+// `context` names the kernel ("kernel `softmax`"); `index` is the position in `args`; `init`
+// bounds may name the kernel's `constants`.
 Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
-                          const std::string& context, std::size_t index);
+                          const std::string& context, std::size_t index,
+                          const std::map<std::string, std::int64_t>& constants = {});
 
 }  // namespace kblaster

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <optional>
 
+#include "core/identifier.h"
 #include "core/input_limits.h"
+#include "core/suggest.h"
 
 namespace kblaster {
 namespace {
@@ -26,10 +28,10 @@ std::optional<InitText> split_init(std::string_view s) {
     while (i < s.size() && belongs(s[i])) ++i;
     return s.substr(start, i - start);
   };
-  auto number = [&] {
+  auto number = [&] {  // or a constant's name
     return run([](char c) {
-      return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' ||
-             c == 'e' || c == 'E';
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' ||
+             c == '_';
     });
   };
   auto eat = [&](char c) {
@@ -69,7 +71,8 @@ std::optional<double> whole_number(std::string_view text) {
 
 }  // namespace
 
-Result<InitDist> parse_init(std::string_view text) {
+Result<InitDist> parse_init(std::string_view text,
+                            const std::map<std::string, std::int64_t>& constants) {
   const std::string s(text), shown = quote_input(text);
   const auto parts = split_init(text);
   if (!parts)
@@ -83,10 +86,23 @@ Result<InitDist> parse_init(std::string_view text) {
            : kind == "uniform" ? InitDist::Kind::uniform
                                : InitDist::Kind::randint;
   if (parts->a) {
-    const auto a = whole_number(*parts->a), b = whole_number(*parts->b);
-    if (!a || !b) return Error::config("", shown + " has a malformed number");
-    d.a = *a;
-    d.b = *b;
+    for (const auto& [bound, into] : {std::pair{*parts->a, &d.a}, std::pair{*parts->b, &d.b}}) {
+      if (const auto v = whole_number(bound)) {
+        *into = *v;
+      } else if (is_identifier(bound)) {
+        const auto c = constants.find(std::string(bound));
+        if (c == constants.end()) {
+          std::vector<std::string> names;
+          for (const auto& [name, value] : constants) names.push_back(name);
+          return Error::config("", shown + " uses `" + std::string(bound) +
+                                       "`, which is not one of the kernel's constants" +
+                                       did_you_mean(std::string(bound), names));
+        }
+        *into = static_cast<double>(c->second);
+      } else {
+        return Error::config("", shown + " has a malformed number");
+      }
+    }
   } else if (d.kind != InitDist::Kind::normal) {
     return Error::config("", "`" + kind + "` needs bounds: " + kind + "(lo,hi)");
   }

@@ -32,9 +32,13 @@ std::vector<std::string> free_scalars(const KernelSpec& spec) {
 
 // Why `name` cannot appear in a shape or flops expression, or "" if it can.
 std::string unusable_in_expr(const KernelSpec& spec, const std::string& name) {
+  if (spec.constants.count(name)) return "";
   const ArgSpec* a = find_arg(spec, name);
-  if (!a)
-    return "`" + name + "`, which is not an argument" + did_you_mean(name, integer_scalars(spec));
+  if (!a) {
+    auto known = integer_scalars(spec);
+    for (const auto& [constant, value] : spec.constants) known.push_back(constant);
+    return "`" + name + "`, which is not an argument or a constant" + did_you_mean(name, known);
+  }
   if (a->is_buffer()) return "`" + name + "`, which is a buffer, not a scalar";
   if (!a->tunable.empty())
     return "`" + name + "`, which is tunable; sizes cannot depend on what the search sets";
@@ -42,6 +46,15 @@ std::string unusable_in_expr(const KernelSpec& spec, const std::string& name) {
     return "`" + name + "`, a " + std::string(dtype_name(a->type)) +
            " scalar; only integer scalars can size things";
   return "";
+}
+
+Status check_constants(const TomlFields& f, const KernelSpec& spec) {
+  for (const auto& [name, value] : spec.constants)
+    if (find_arg(spec, name))
+      return f.error_at("constants", "`" + name +
+                                         "` is also an argument; a constant needs a name of its "
+                                         "own");
+  return Ok{};
 }
 
 Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
@@ -112,7 +125,8 @@ Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
       std::string name(key.str());
       if (std::find(free.begin(), free.end(), name) == free.end()) {
         const ArgSpec* a = find_arg(spec, name);
-        std::string why = !a                    ? "is not an argument" + did_you_mean(name, free)
+        std::string why = spec.constants.count(name) ? "is a constant; it has one value"
+                          : !a                  ? "is not an argument" + did_you_mean(name, free)
                           : a->is_buffer()      ? "is a buffer"
                           : !a->tunable.empty() ? "is tunable; the search sets it"
                           : a->value            ? "has a fixed `value`"
@@ -165,6 +179,7 @@ Status parse_tolerance(const TomlFields& f, KernelSpec& spec) {
 }  // namespace
 
 Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
+  KB_TRY(check_constants(f, spec));
   KB_TRY(check_shapes(f, spec));
   KB_TRY(parse_flops(f, spec));
   KB_TRY(parse_sizes(f, spec));

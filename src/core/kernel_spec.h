@@ -85,6 +85,9 @@ struct KernelSpec {
   // reads part of a table); else every read buffer read once and every written one written once.
   std::optional<ShapeExpr> min_bytes;
   std::vector<MacroTunable> tunables;     // -D macros
+  // Named integers that size things but are not launcher arguments (`constants`): usable in
+  // shapes, flops, min_bytes and init bounds, bound beside every size's scalars.
+  std::map<std::string, std::int64_t> constants;
   bool stream = false;                    // launcher takes a trailing cudaStream_t
   std::vector<std::string> include_dirs;  // project dirs, then the kernel's own
   std::vector<std::string> nvcc_flags;    // project flags, then the kernel's own

@@ -3,6 +3,7 @@
 #include "core/arg_spec_parser.h"
 #include "core/identifier.h"
 #include "core/input_limits.h"
+#include "core/kernel_constants.h"
 #include "core/kernel_rules.h"
 #include "core/nvcc_flags_field.h"
 #include "core/reference_placement.h"
@@ -13,8 +14,9 @@ namespace kblaster {
 namespace {
 
 const std::vector<std::string> kKernelFields = {
-    "name",  "source",    "launcher",  "reference", "reference_on", "args",       "sizes",
-    "flops", "min_bytes", "tolerance", "tunables",  "stream",       "nvcc_flags", "include_dirs"};
+    "name",     "source", "launcher",   "reference",    "reference_on",
+    "args",     "sizes",  "flops",      "min_bytes",    "tolerance",
+    "tunables", "stream", "nvcc_flags", "include_dirs", "constants"};
 
 Result<std::string> existing_path(const TomlFields& f, const std::string& key,
                                   const std::string& text, const SourceTree& tree,
@@ -92,7 +94,7 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   return ref;
 }
 
-Result<std::vector<ArgSpec>> parse_args(const TomlFields& f) {
+Result<std::vector<ArgSpec>> parse_args(const TomlFields& f, const KernelConstants& constants) {
   const toml::node* n = f.node("args");
   if (!n) return f.error_here("missing required field `args`");
   const toml::array* arr = n->as_array();
@@ -104,7 +106,7 @@ Result<std::vector<ArgSpec>> parse_args(const TomlFields& f) {
     if (!t)
       return f.error_at("args", "args[" + std::to_string(i) +
                                     "] must be a table like { name = \"x\", type = \"f32\" }");
-    auto arg = parse_arg(*t, f.file(), f.context(), i);
+    auto arg = parse_arg(*t, f.file(), f.context(), i, constants);
     if (!arg) return arg.error();
     for (const auto& prior : args)
       if (prior.name == arg->name)
@@ -189,7 +191,11 @@ Result<KernelSpec> parse_kernel(const toml::table& table, const std::string& fil
   if (!ref) return ref.error();
   spec.reference = *ref;
 
-  auto args = parse_args(f);
+  auto constants = parse_constants(f);
+  if (!constants) return constants.error();
+  spec.constants = std::move(*constants);
+
+  auto args = parse_args(f, spec.constants);
   if (!args) return args.error();
   spec.args = std::move(*args);
 

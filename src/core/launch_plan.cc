@@ -5,6 +5,7 @@ namespace kblaster {
 std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
                                                  const std::map<std::string, std::int64_t>& size) {
   std::map<std::string, std::int64_t> scalars = size;
+  scalars.insert(spec.constants.begin(), spec.constants.end());
   for (const auto& arg : spec.args) {
     if (arg.is_buffer() || is_floating(arg.type)) continue;
     if (arg.value)

@@ -42,7 +42,7 @@ struct KernelPlan {
 };
 
 // The integer scalars of `spec` bound for one entry of `sizes`: the entry's
-// values, fixed integer `value`s, and each tunable argument's default.
+// values, the kernel's constants, fixed integer `value`s, and each tunable argument's default.
 std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
                                                  const std::map<std::string, std::int64_t>& size);
 

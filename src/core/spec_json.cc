@@ -41,6 +41,7 @@ json to_json(const KernelSpec& spec) {
             {"nvcc_flags", spec.nvcc_flags}};
   if (spec.flops) j["flops"] = spec.flops->text();
   if (spec.min_bytes) j["min_bytes"] = spec.min_bytes->text();
+  if (!spec.constants.empty()) j["constants"] = spec.constants;
   return j;
 }
 

@@ -4,6 +4,8 @@
 
 #include "core/hostile_text.h"
 #include "core/input_limits.h"
+#include "core/launch_plan.h"
+#include "core/spec_json.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -41,6 +43,38 @@ const char* kArgs = R"(args = [
 )";
 
 const char* kSizes = "sizes = [ { N = 1024 }, { N = 7 } ]\n";
+
+// Issue 22, point 4: an embedding encoder's vocabulary V is in no launcher argument, only in the
+// table's shape, the token ids' range and the bytes a launch must move.
+TEST(ConfigLoader, NamedConstantsSizeTablesBoundInitsAndCountBytes) {
+  Repo repo(std::string(kKernelHead) + R"TOML(constants = { V = 50257, C = 768 }
+args = [
+  { name = "out", type = "f32", shape = "B*T*C", role = "out" },
+  { name = "ids", type = "i32", shape = "B*T", init = "randint(0, V)" },
+  { name = "wte", type = "f32", shape = "V*C", init = "uniform(-1,1)" },
+  { name = "B", type = "i32" },
+  { name = "T", type = "i32" },
+]
+sizes = [ { B = 8, T = 1024 } ]
+flops = "B*T*C"
+min_bytes = "B*T*4 + 2*B*T*C*4"
+)TOML");
+  auto config = repo.load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  const KernelSpec& k = config->kernels.at(0);
+  EXPECT_EQ(k.constants, (std::map<std::string, std::int64_t>{{"C", 768}, {"V", 50257}}));
+  EXPECT_EQ(k.args[1].init.a, 0.0);
+  EXPECT_EQ(k.args[1].init.b, 50257.0) << "randint(0, V) draws ids below the vocabulary";
+  auto plan = plan_kernel(k);
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  const SizePlan& size = plan->sizes.at(0);
+  EXPECT_EQ(size.buffers.at(2).elements, 50257 * 768) << "the table's shape uses V and C";
+  EXPECT_EQ(size.buffers.at(0).elements, 8 * 1024 * 768);
+  EXPECT_EQ(size.flops, 8 * 1024 * 768);
+  EXPECT_EQ(size.min_bytes(), 8 * 1024 * 4 + 2 * 8 * 1024 * 768 * 4);
+  EXPECT_EQ(size_label(k, k.sizes.at(0)), "B=8 T=1024") << "a constant is not a size";
+  EXPECT_EQ(to_json(k)["constants"], (nlohmann::json{{"C", 768}, {"V", 50257}}));
+}
 
 TEST(ConfigLoader, LoadsAValidKernel) {
   Repo repo(std::string("[project]\ninclude_dirs = [\"include\"]\n\n") + kKernelHead +
