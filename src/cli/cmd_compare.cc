@@ -40,9 +40,8 @@ Result<ExitCode> compare_command(CompareOptions options, Session& session) {
   if (!repo) return repo.error();
   auto a = find_kernel(*repo, "--a", options.a);
   if (!a) return a.error();
-  const KernelSpec& spec_a = **a;
-  auto b =
-      options.b.empty() ? Result<const KernelSpec*>(&spec_a) : find_kernel(*repo, "--b", options.b);
+  KernelSpec spec_a = **a;
+  auto b = options.b.empty() ? Result<const KernelSpec*>(*a) : find_kernel(*repo, "--b", options.b);
   if (!b) return b.error();
   KernelSpec spec_b = **b;
   if (!options.b_source.empty()) {
@@ -50,6 +49,9 @@ Result<ExitCode> compare_command(CompareOptions options, Session& session) {
     spec_b.source = options.b_source;
   }
   KB_TRY(check_same_workload(spec_a, spec_b));
+  auto left_out = keep_common_sizes(spec_a, spec_b);
+  if (!left_out) return left_out.error();
+  for (const auto& line : *left_out) session.progress << "compare: " << line << "\n";
   repo->selected = {&spec_a, &spec_b};
 
   auto run = run_compare(*repo, options.build, options.verify, options.compare, options.repeat,

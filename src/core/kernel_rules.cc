@@ -103,6 +103,46 @@ Status parse_flops(const TomlFields& f, KernelSpec& spec) {
   return Ok{};
 }
 
+// `requires`: each a comparison over integer scalars (tunable ones too), integer -D tunables
+// and constants.
+Status parse_requires(const TomlFields& f, KernelSpec& spec) {
+  auto texts = f.string_list("requires");
+  if (!texts) return texts.error();
+  std::vector<std::string> known = integer_scalars(spec);
+  for (const auto& [name, value] : spec.constants) known.push_back(name);
+  for (const auto& t : spec.tunables) known.push_back(t.name);
+  for (const auto& text : *texts) {
+    auto p = Precondition::parse(text);
+    if (!p) return f.error_at("requires", p.error().message);
+    for (const auto& name : p->names())
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        return f.error_at("requires", "`" + text + "` uses `" + name +
+                                          "`, which is not an integer scalar, a -D tunable or a "
+                                          "constant" +
+                                          did_you_mean(name, known));
+    spec.preconditions.push_back(std::move(*p));
+  }
+  return Ok{};
+}
+
+// Sorts each declared size into spec.sizes or spec.left_out by `requires` (tunables at their
+// defaults); a kernel that accepts none is a config error.
+Status accept_sizes(const TomlFields& f, KernelSpec& spec) {
+  spec.declared_sizes = spec.sizes;
+  spec.sizes.clear();
+  for (const auto& size : spec.declared_sizes) {
+    if (auto why = first_broken(spec.preconditions, precondition_scalars(spec, size)))
+      spec.left_out.emplace_back(size, "requires " + *why);
+    else
+      spec.sizes.push_back(size);
+  }
+  if (spec.sizes.empty())
+    return f.error_at(f.node("sizes") ? "sizes" : "requires",
+                      "no size meets `requires`: " + spec.left_out.front().second.substr(9) +
+                          " at " + size_label(spec, spec.left_out.front().first));
+  return Ok{};
+}
+
 Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
   const auto free = free_scalars(spec);
   const toml::node* n = f.node("sizes");
@@ -183,6 +223,8 @@ Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
   KB_TRY(check_shapes(f, spec));
   KB_TRY(parse_flops(f, spec));
   KB_TRY(parse_sizes(f, spec));
+  KB_TRY(parse_requires(f, spec));
+  KB_TRY(accept_sizes(f, spec));
   KB_TRY(parse_tolerance(f, spec));
   return Ok{};
 }

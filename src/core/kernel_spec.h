@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/precondition.h"
 #include "core/publish_config.h"
 #include "core/shape_expr.h"
 
@@ -76,15 +77,23 @@ struct KernelSpec {
   std::string launcher;  // host function in `source`, may be "ns::fn"
   ReferenceSpec reference;
   std::vector<ArgSpec> args;
-  // One binding of the integer scalars per entry; the first is timed, all are verified.
+  // One binding of the integer scalars per entry the kernel accepts (its `requires` hold with
+  // the tunables' defaults); the first is timed, all are verified.
   std::vector<std::map<std::string, std::int64_t>> sizes;
+  // Every entry of `sizes` as declared, accepted or not, in order.
+  std::vector<std::map<std::string, std::int64_t>> declared_sizes;
+  // The declared sizes left out, each with why: "requires `C % 4 == 0` (C=1001)", or, narrowed
+  // to the sizes another kernel accepts too, "`fast` requires …".
+  std::vector<std::pair<std::map<std::string, std::int64_t>, std::string>> left_out;
+  // `requires`: what a launch needs of its scalars, tunables and constants.
+  std::vector<Precondition> preconditions;
   Tolerance tolerance;  // resolved: explicit, or the loosest default of the outputs
   bool tolerance_is_default = true;
   std::optional<ShapeExpr> flops;  // floating-point operations per launch, if declared
   // The bytes one launch must move at the least, when the buffers overstate it (a gather that
   // reads part of a table); else every read buffer read once and every written one written once.
   std::optional<ShapeExpr> min_bytes;
-  std::vector<MacroTunable> tunables;     // -D macros
+  std::vector<MacroTunable> tunables;  // -D macros
   // Named integers that size things but are not launcher arguments (`constants`): usable in
   // shapes, flops, min_bytes and init bounds, bound beside every size's scalars.
   std::map<std::string, std::int64_t> constants;

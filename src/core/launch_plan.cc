@@ -1,5 +1,7 @@
 #include "core/launch_plan.h"
 
+#include <charconv>
+
 namespace kblaster {
 
 std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
@@ -14,6 +16,36 @@ std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,
       scalars[arg.name] = arg.tunable.front();
   }
   return scalars;
+}
+
+std::map<std::string, std::int64_t> precondition_scalars(
+    const KernelSpec& spec, const std::map<std::string, std::int64_t>& size,
+    const std::map<std::string, std::int64_t>& launcher_args,
+    const std::map<std::string, std::string>& macros) {
+  auto scalars = bind_scalars(spec, size);
+  auto integer = [](const std::string& text) -> std::optional<std::int64_t> {
+    std::int64_t v = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return v;
+  };
+  for (const auto& t : spec.tunables) {
+    const auto chosen = macros.find(t.name);
+    if (auto v = integer(chosen != macros.end() ? chosen->second : t.values.front()))
+      scalars[t.name] = *v;
+  }
+  for (const auto& [name, value] : launcher_args) scalars[name] = value;
+  return scalars;
+}
+
+std::optional<std::string> broken_by_tunables(
+    const KernelSpec& spec, const std::map<std::string, std::int64_t>& launcher_args,
+    const std::map<std::string, std::string>& macros) {
+  for (const auto& size : spec.sizes)
+    if (auto why = first_broken(spec.preconditions,
+                                precondition_scalars(spec, size, launcher_args, macros)))
+      return *why + " at " + size_label(spec, size);
+  return std::nullopt;
 }
 
 Result<SizePlan> plan_size(const KernelSpec& spec,

@@ -41,6 +41,20 @@ struct KernelPlan {
   std::vector<SizePlan> sizes;  // sizes[0] is the timed one
 };
 
+// The scalars `requires` is checked with at one entry of `sizes`: bind_scalars's, each -D
+// tunable whose value is an integer, and a candidate's tunables (`launcher_args`, `macros`)
+// over the defaults.
+std::map<std::string, std::int64_t> precondition_scalars(
+    const KernelSpec& spec, const std::map<std::string, std::int64_t>& size,
+    const std::map<std::string, std::int64_t>& launcher_args = {},
+    const std::map<std::string, std::string>& macros = {});
+
+// Why a candidate with these tunables breaks `requires` at one of the sizes `spec` accepts:
+// "`C >= block_size` (C=768, block_size=1024) at C=768"; nullopt when it breaks none.
+std::optional<std::string> broken_by_tunables(
+    const KernelSpec& spec, const std::map<std::string, std::int64_t>& launcher_args,
+    const std::map<std::string, std::string>& macros);
+
 // The integer scalars of `spec` bound for one entry of `sizes`: the entry's
 // values, the kernel's constants, fixed integer `value`s, and each tunable argument's default.
 std::map<std::string, std::int64_t> bind_scalars(const KernelSpec& spec,

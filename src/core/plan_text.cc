@@ -54,6 +54,17 @@ void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPl
     if (!values.empty()) tunables.push_back(a.name + " in {" + join(values, ",") + "}");
   }
   if (!tunables.empty()) out << "  tunables   " << join(tunables, "; ") << "\n";
+  if (!spec.constants.empty()) {
+    std::vector<std::string> constants;
+    for (const auto& [name, value] : spec.constants)
+      constants.push_back(name + " = " + std::to_string(value));
+    out << "  constants  " << join(constants, ", ") << "\n";
+  }
+  if (!spec.preconditions.empty()) {
+    std::vector<std::string> conditions;
+    for (const auto& p : spec.preconditions) conditions.push_back(p.text());
+    out << "  requires   " << join(conditions, "; ") << "\n";
+  }
   out << "  sizes      " << std::left << std::setw(28) << "" << std::right << std::setw(12)
       << "min bytes" << std::setw(14) << "flops"
       << "\n";
@@ -63,6 +74,9 @@ void print_kernel_plan(std::ostream& out, const KernelSpec& spec, const KernelPl
         << std::setw(12) << format_bytes(s.min_bytes()) << std::setw(14)
         << (s.flops ? format_flops(*s.flops) : "-") << (i == 0 ? "   timed" : "   verify") << "\n";
   }
+  for (const auto& [size, why] : spec.left_out)
+    out << "    " << std::left << std::setw(36) << size_label(spec, size) << std::right
+        << "left out: " << why << "\n";
 }
 
 }  // namespace kblaster

@@ -42,6 +42,15 @@ json to_json(const KernelSpec& spec) {
   if (spec.flops) j["flops"] = spec.flops->text();
   if (spec.min_bytes) j["min_bytes"] = spec.min_bytes->text();
   if (!spec.constants.empty()) j["constants"] = spec.constants;
+  if (!spec.preconditions.empty()) {
+    json conditions = json::array();
+    for (const auto& p : spec.preconditions) conditions.push_back(p.text());
+    j["requires"] = conditions;
+    json left_out = json::array();
+    for (const auto& [size, why] : spec.left_out)
+      left_out.push_back({{"size", size_label(spec, size)}, {"scalars", size}, {"why", why}});
+    j["left_out"] = left_out;
+  }
   return j;
 }
 

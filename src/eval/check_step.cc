@@ -144,16 +144,26 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   if (!sizes) return sizes.error();
   evidence.verified = true;
   evidence.head_failure = first_failure(*sizes);
-  if (evidence.has_base)
-    if (auto same = check_same_workload(*k.base->spec, spec); !same)
+  // Base and head are timed at the first size both accept (`requires`).
+  KernelSpec timed = spec;
+  if (evidence.has_base) {
+    KernelSpec base = *k.base->spec;
+    if (auto same = check_same_workload(base, spec); !same) {
       evidence.not_comparable = same.error().message;
+    } else if (auto common = keep_common_sizes(base, timed); !common) {
+      evidence.not_comparable = common.error().message;
+    } else {
+      for (const auto& line : *common)
+        session.progress << "check: " << k.name << " " << line << "\n";
+    }
+  }
   if (decided()) return Ok{};
-  auto plan = plan_kernel(spec);
+  auto plan = plan_kernel(timed);
   if (!plan) return plan.error();
-  KB_TRY(gpu.client->setup(harness_args(spec, plan->sizes.front())));
+  KB_TRY(gpu.client->setup(harness_args(timed, plan->sizes.front())));
   session.progress << "check: timing " << k.name << " base against head at "
-                   << size_label(spec, spec.sizes.front()) << "\n";
-  auto ab = compare_once(*gpu.client, spec, flags, session.clock, against);
+                   << size_label(timed, timed.sizes.front()) << "\n";
+  auto ab = compare_once(*gpu.client, timed, flags, session.clock, against);
   if (!ab) return ab.error();
   evidence.ab = &*ab;
   decided();

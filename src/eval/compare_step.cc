@@ -1,7 +1,9 @@
 #include "eval/compare_step.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "core/launch_plan.h"
 #include "eval/measure_step.h"
 #include "eval/seed_source.h"
 #include "stats/quantile.h"
@@ -255,9 +257,44 @@ nlohmann::json to_json(const AbResult& r) {
   return j;
 }
 
+namespace {
+
+const std::vector<std::map<std::string, std::int64_t>>& declared(const KernelSpec& spec) {
+  return spec.declared_sizes.empty() ? spec.sizes : spec.declared_sizes;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b) {
+  std::vector<std::string> lines;
+  auto why_not = [](const KernelSpec& k,
+                    const std::map<std::string, std::int64_t>& size) -> std::optional<std::string> {
+    for (const auto& [left, why] : k.left_out)
+      if (left == size) return "`" + k.name + "` " + why;
+    return std::nullopt;
+  };
+  std::vector<std::map<std::string, std::int64_t>> common;
+  for (const auto& size : declared(a)) {
+    const auto why = why_not(a, size) ? why_not(a, size) : why_not(b, size);
+    if (!why) {
+      common.push_back(size);
+      continue;
+    }
+    lines.push_back(size_label(a, size) + " left out: " + *why);
+    for (KernelSpec* k : {&a, &b})
+      if (!why_not(*k, size)) k->left_out.emplace_back(size, *why);
+  }
+  if (common.empty())
+    return Error::usage("kernels `" + a.name + "` and `" + b.name +
+                        "` accept no size in common: " + (lines.empty() ? "" : lines.front()));
+  a.sizes = b.sizes = common;
+  return lines;
+}
+
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {
-  bool same = a.args.size() == b.args.size() && a.stream == b.stream && a.sizes == b.sizes &&
-              a.tolerance.rtol == b.tolerance.rtol && a.tolerance.atol == b.tolerance.atol;
+  bool same = a.args.size() == b.args.size() && a.stream == b.stream &&
+              declared(a) == declared(b) && a.tolerance.rtol == b.tolerance.rtol &&
+              a.tolerance.atol == b.tolerance.atol;
   for (std::size_t i = 0; same && i < a.args.size(); ++i) {
     const ArgSpec& x = a.args[i];
     const ArgSpec& y = b.args[i];

@@ -73,8 +73,13 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
 // The result with its verdict's numbers, the recheck and every kept pair ("samples").
 nlohmann::json to_json(const AbResult& r);
 
+// Narrows `a` and `b` to the sizes both accept (`requires`), in declared order, adding each size
+// one of them breaks to both kernels' left_out. The lines that say so, one per size left out
+// ("n=1001 left out: `fast` requires `n % 4 == 0` (n=1001)"); Error::usage when no size is left.
+Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b);
+
 // Both candidates are verified and timed on one argument list, so their specs
-// must agree on everything that shapes it: arguments, sizes and tolerance.
+// must agree on everything that shapes it: arguments, declared sizes and tolerance.
 // Error::usage naming both kernels when they do not.
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b);
 

@@ -46,6 +46,9 @@ KernelVerification verify_one(const KernelBuild& b, HarnessClient& harness,
     return kv;
   }
   kv.sizes = std::move(*sizes);
+  for (const auto& [size, why] : spec.left_out)
+    session.progress << "  " << spec.name << "  " << size_label(spec, size) << "  left out: " << why
+                     << "\n";
   kv.status = first_failure(kv.sizes) ? KernelVerification::Status::failed
                                       : KernelVerification::Status::passed;
   return kv;
@@ -141,6 +144,12 @@ nlohmann::json to_json(const KernelVerification& v) {
   nlohmann::json j = {
       {"name", v.spec->name}, {"status", verification_status_name(v.status)}, {"sizes", sizes}};
   if (!v.skip_reason.empty()) j["skip_reason"] = v.skip_reason;
+  if (!v.spec->left_out.empty()) {
+    nlohmann::json left_out = nlohmann::json::array();
+    for (const auto& [size, why] : v.spec->left_out)
+      left_out.push_back({{"size", size_label(*v.spec, size)}, {"why", why}});
+    j["left_out"] = left_out;
+  }
   return j;
 }
 

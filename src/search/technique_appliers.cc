@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/launch_plan.h"
 #include "transform/launch_bounds.h"
 #include "transform/launch_constants.h"
 #include "transform/loop_unroll.h"
@@ -62,10 +63,12 @@ Proposal flag(const Request& r, const std::string& f, const std::string& change)
   return offered(std::move(c));
 }
 
-// Spec tunables of one kind: every value other than the parent's current one.
+// Spec tunables of one kind: every value other than the parent's current one, but those whose
+// child breaks the spec's `requires` at a size it runs (each said in `refused`).
 template <class V>
 void tunable_children(const Request& r, const std::string& name, const std::vector<V>& values,
-                      std::map<std::string, V> Candidate::*field, Proposal& p) {
+                      std::map<std::string, V> Candidate::*field, Proposal& p,
+                      std::vector<std::string>& refused) {
   const auto& current = r.parent.*field;
   const V now = current.count(name) ? current.at(name) : values.front();
   auto text = [](const V& v) {
@@ -78,25 +81,38 @@ void tunable_children(const Request& r, const std::string& name, const std::vect
     if (v == now) continue;
     Candidate c = child_of(r, "set tunable " + name + " = " + text(v) + " (was " + text(now) + ")");
     (c.*field)[name] = v;
+    if (auto why = broken_by_tunables(r.spec, c.launcher_args, c.macros)) {
+      refused.push_back(name + " = " + text(v) + " breaks " + *why);
+      continue;
+    }
     p.children.push_back(std::move(c));
   }
+}
+
+// Why a tunables technique proposes nothing: every value breaks `requires`, or there is none.
+std::string no_tunable_child(const std::vector<std::string>& refused, const std::string& none) {
+  return refused.empty() ? none : "every other value breaks `requires`: " + refused.front();
 }
 
 // tile_size_tuning: the spec's -D tunables (`tunables`).
 Proposal macro_tunables(const Request& r) {
   Proposal p;
+  std::vector<std::string> refused;
   for (const auto& t : r.spec.tunables)
-    if (t.values.size() > 1) tunable_children(r, t.name, t.values, &Candidate::macros, p);
-  if (p.children.empty()) p.why_not = "the spec declares no -D tunable";
+    if (t.values.size() > 1) tunable_children(r, t.name, t.values, &Candidate::macros, p, refused);
+  if (p.children.empty()) p.why_not = no_tunable_child(refused, "the spec declares no -D tunable");
   return p;
 }
 
 // occupancy_tuning: the spec's launcher-argument tunables (`args`, `tunable`).
 Proposal arg_tunables(const Request& r) {
   Proposal p;
+  std::vector<std::string> refused;
   for (const auto& a : r.spec.args)
-    if (a.tunable.size() > 1) tunable_children(r, a.name, a.tunable, &Candidate::launcher_args, p);
-  if (p.children.empty()) p.why_not = "the spec declares no launcher-argument tunable";
+    if (a.tunable.size() > 1)
+      tunable_children(r, a.name, a.tunable, &Candidate::launcher_args, p, refused);
+  if (p.children.empty())
+    p.why_not = no_tunable_child(refused, "the spec declares no launcher-argument tunable");
   return p;
 }
 

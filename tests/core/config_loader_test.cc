@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/hostile_text.h"
 #include "core/input_limits.h"
 #include "core/launch_plan.h"
+#include "core/plan_text.h"
 #include "core/spec_json.h"
 #include "test_paths.h"
 
@@ -74,6 +77,46 @@ min_bytes = "B*T*4 + 2*B*T*C*4"
   EXPECT_EQ(size.min_bytes(), 8 * 1024 * 4 + 2 * 8 * 1024 * 768 * 4);
   EXPECT_EQ(size_label(k, k.sizes.at(0)), "B=8 T=1024") << "a constant is not a size";
   EXPECT_EQ(to_json(k)["constants"], (nlohmann::json{{"C", 768}, {"V", 50257}}));
+}
+
+// Issue 22, point 3: a vectorized kernel needs C % 4 == 0 and a warp-per-row one C >= its block.
+// Sizes that break either are left out, said in the plan, and never verified or timed.
+TEST(ConfigLoader, RequiresLeavesOutTheSizesThatBreakIt) {
+  Repo repo(std::string(kKernelHead) + R"TOML(args = [
+  { name = "out", type = "f32", shape = "R*C", role = "out" },
+  { name = "inp", type = "f32", shape = "R*C" },
+  { name = "R", type = "i32" },
+  { name = "C", type = "i32" },
+  { name = "block_size", type = "i32", tunable = [256, 1024] },
+]
+sizes = [ { R = 8, C = 1024 }, { R = 8, C = 1001 }, { R = 1, C = 128 } ]
+requires = ["C % 4 == 0", "C >= block_size"]
+)TOML");
+  auto config = repo.load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  const KernelSpec& k = config->kernels.at(0);
+  ASSERT_EQ(k.sizes.size(), 1u);
+  EXPECT_EQ(size_label(k, k.sizes[0]), "R=8 C=1024");
+  EXPECT_EQ(k.declared_sizes.size(), 3u);
+  ASSERT_EQ(k.left_out.size(), 2u);
+  EXPECT_EQ(k.left_out[0].second, "requires `C % 4 == 0` (C=1001)");
+  EXPECT_EQ(k.left_out[1].second, "requires `C >= block_size` (C=128, block_size=256)")
+      << "checked with the tunable at its default";
+  auto plan = plan_kernel(k);
+  ASSERT_TRUE(plan.ok());
+  std::ostringstream text;
+  print_kernel_plan(text, k, *plan);
+  EXPECT_NE(text.str().find("requires   C % 4 == 0; C >= block_size"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("R=8 C=1001                          left out: requires `C % 4 == 0` "
+                            "(C=1001)"),
+            std::string::npos)
+      << text.str();
+  const auto j = to_json(k);
+  EXPECT_EQ(j["requires"], (nlohmann::json{"C % 4 == 0", "C >= block_size"}));
+  EXPECT_EQ(j["left_out"][1]["size"], "R=1 C=128");
+  // The tunable's other value is checked at the sizes the kernel runs: 1024 fits C = 1024.
+  EXPECT_EQ(broken_by_tunables(k, {{"block_size", 1024}}, {}), std::nullopt);
 }
 
 TEST(ConfigLoader, LoadsAValidKernel) {

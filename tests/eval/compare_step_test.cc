@@ -392,3 +392,40 @@ TEST_F(LaunchBoundCompareTest, AKernelOf20UsOrMoreIsComparedInOneContext) {
 
 }  // namespace
 }  // namespace kblaster
+
+namespace kblaster {
+namespace {
+
+// Issue 22, point 3: A accepts every size, B (vectorized) needs n % 4 == 0. compare and check
+// time both on the sizes both accept, and say which were left out.
+TEST(KeepCommonSizes, BothKernelsRunOnTheSizesBothAcceptAndTheRestAreSaid) {
+  KernelSpec a, b;
+  a.name = "plain", b.name = "vectorized";
+  a.args = b.args = {ArgSpec{.name = "n", .type = DType::i32}};
+  a.sizes = a.declared_sizes = b.declared_sizes = {{{"n", 1024}}, {{"n", 1001}}, {{"n", 64}}};
+  b.sizes = {{{"n", 1024}}, {{"n", 64}}};
+  b.left_out = {{{{"n", 1001}}, "requires `n % 4 == 0` (n=1001)"}};
+  ASSERT_TRUE(check_same_workload(a, b).ok()) << "the same declared sizes";
+  auto lines = keep_common_sizes(a, b);
+  ASSERT_TRUE(lines.ok()) << lines.error().message;
+  EXPECT_EQ(*lines, std::vector<std::string>{
+                        "n=1001 left out: `vectorized` requires `n % 4 == 0` (n=1001)"});
+  EXPECT_EQ(a.sizes,
+            (std::vector<std::map<std::string, std::int64_t>>{{{"n", 1024}}, {{"n", 64}}}));
+  EXPECT_EQ(b.sizes, a.sizes);
+  ASSERT_EQ(a.left_out.size(), 1u);
+  EXPECT_EQ(a.left_out[0].second, "`vectorized` requires `n % 4 == 0` (n=1001)");
+
+  b.sizes = {{{"n", 1024}}};
+  b.left_out.push_back({{{"n", 64}}, "requires `n >= 128` (n=64)"});
+  a.sizes = {{{"n", 1001}}, {{"n", 64}}};  // as if A required n to be odd or small
+  a.left_out = {{{{"n", 1024}}, "requires `n % 2 == 1` (n=1024)"}};
+  auto none = keep_common_sizes(a, b);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message,
+            "kernels `plain` and `vectorized` accept no size in common: n=1024 left out: `plain` "
+            "requires `n % 2 == 1` (n=1024)");
+}
+
+}  // namespace
+}  // namespace kblaster

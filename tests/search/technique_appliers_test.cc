@@ -134,6 +134,25 @@ TEST_F(TechniqueAppliers, FlagsArchAndRegisterCaps) {
               HasSubstr("no embedded applier"));
 }
 
+// Issue 22, point 3: a warp-per-row kernel needs cols >= block_size; the search does not build
+// a child whose tunable breaks that at a size it runs, and says why when none is left.
+TEST_F(TechniqueAppliers, AChildWhoseTunableBreaksRequiresIsRefused) {
+  KernelSpec rows = spec("scale_rows");
+  rows.preconditions = {*Precondition::parse("cols >= block_size")};
+  rows.sizes = {{{"rows", 16384}, {"cols", 300}}};
+  auto p = propose("occupancy_tuning", baseline("scale_rows"), rows, hopper);
+  ASSERT_EQ(p.children.size(), 1u) << p.why_not;
+  EXPECT_EQ(p.children[0].launcher_args.at("block_size"), 256);
+  rows.sizes = {{{"rows", 16384}, {"cols", 200}}};
+  Candidate at_128 = baseline("scale_rows");
+  at_128.launcher_args["block_size"] = 128;
+  p = propose("occupancy_tuning", at_128, rows, hopper);
+  EXPECT_TRUE(p.children.empty());
+  EXPECT_EQ(p.why_not,
+            "every other value breaks `requires`: block_size = 256 breaks `cols >= block_size` "
+            "(cols=200, block_size=256) at rows=16384 cols=200");
+}
+
 TEST_F(TechniqueAppliers, TunablesOfBothKinds) {
   auto tile = propose("tile_size_tuning", baseline("transpose"), spec("transpose"), hopper);
   ASSERT_EQ(tile.children.size(), 1u) << tile.why_not;
