@@ -99,4 +99,14 @@ void element_from_double(ElementType t, void* data, std::size_t i, double v) {
   }
 }
 
+std::vector<unsigned char> convert_elements(ElementType from, ElementType to,
+                                            const std::vector<unsigned char>& bytes) {
+  if (from == to) return bytes;
+  const std::size_t n = bytes.size() / element_size(from);
+  std::vector<unsigned char> out(n * element_size(to));
+  for (std::size_t i = 0; i < n; ++i)
+    element_from_double(to, out.data(), i, element_to_double(from, bytes.data(), i));
+  return out;
+}
+
 }  // namespace kblaster::harness

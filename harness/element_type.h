@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace kblaster::harness {
 
@@ -18,5 +19,9 @@ bool is_floating(ElementType t);
 double element_to_double(ElementType t, const void* data, std::size_t index);
 // Stores `value` (already in range) as element `index` of a host array of type `t`.
 void element_from_double(ElementType t, void* data, std::size_t index, double value);
+// Host elements of type `from` as type `to`, each through double (rounded to nearest for a
+// narrower floating type, NaN kept NaN); `bytes` itself when the types are the same.
+std::vector<unsigned char> convert_elements(ElementType from, ElementType to,
+                                            const std::vector<unsigned char>& bytes);
 
 }  // namespace kblaster::harness

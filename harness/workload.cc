@@ -1,5 +1,6 @@
 #include "workload.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "cuda_check.h"
@@ -43,6 +44,13 @@ std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
         a.elements = j.at("elements").get<std::size_t>();
         a.role = parse_role(j.value("role", "in"));
         if (j.contains("init")) a.init = parse_init(j.at("init"));
+        a.reference_type = a.type;
+        if (j.contains("reference_type")) {
+          auto ref = parse_element_type(j.at("reference_type").get<std::string>());
+          if (!ref)
+            throw HarnessFailure("setup: argument `" + a.name + "` has an unknown reference type");
+          a.reference_type = *ref;
+        }
       } else {
         a.value = j.at("value").get<double>();
       }
@@ -70,7 +78,7 @@ Workload::Workload(std::vector<ArgDesc> args) : args_(std::move(args)), slots_(a
                              (a.is_input() ? ", twice" : "") + ", and " +
                              std::to_string(2 * kGuardBytes) + " of guards): " + failure.what());
       }
-      s.host.resize(a.bytes());
+      s.host.resize(a.reference_bytes());
       // The shim reads a buffer argument as args[i] itself (the device pointer).
       device_arg = s.device.get();
       host_arg = s.host.data();
@@ -103,16 +111,18 @@ std::size_t Workload::device_bytes() const {
 
 void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
   cpu_inputs_.clear();
+  std::vector<std::vector<unsigned char>> copies(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     if (!a.is_input() || a.elements == 0) continue;
     fill_random(a.type, slots_[i].pristine.get(), a.elements, a.init, seed, i, stream);
-    KBH_CUDA(cudaMemcpyAsync(slots_[i].host.data(), slots_[i].pristine.get(), a.bytes(),
+    copies[i].resize(a.bytes());
+    KBH_CUDA(cudaMemcpyAsync(copies[i].data(), slots_[i].pristine.get(), a.bytes(),
                              cudaMemcpyDeviceToHost, stream));
   }
   KBH_CUDA(cudaStreamSynchronize(stream));
   for (std::size_t i = 0; i < args_.size(); ++i)
-    if (args_[i].is_input()) cpu_inputs_.push_back(slots_[i].host);
+    if (args_[i].is_input()) cpu_inputs_.push_back(std::move(copies[i]));
   restore_inputs(stream);
   arm_guards(stream);
 }
@@ -231,10 +241,13 @@ OutputSnapshot Workload::initial_outputs(unsigned char poison) const {
 void** Workload::prepare_cpu_reference() {
   for (std::size_t i = 0, k = 0; i < args_.size(); ++i) {
     if (!args_[i].is_buffer) continue;
-    if (args_[i].is_input())
-      slots_[i].host = cpu_inputs_.at(k++);
-    else
+    // Written in place: the reference's argument vector points at these bytes.
+    if (args_[i].is_input()) {
+      const auto in = convert_elements(args_[i].type, args_[i].reference_type, cpu_inputs_.at(k++));
+      std::copy(in.begin(), in.end(), slots_[i].host.begin());
+    } else {
       std::memset(slots_[i].host.data(), 0xFF, slots_[i].host.size());
+    }
   }
   return cpu_reference_args_.data();
 }
@@ -242,7 +255,8 @@ void** Workload::prepare_cpu_reference() {
 OutputSnapshot Workload::cpu_reference_outputs() const {
   OutputSnapshot out;
   for (std::size_t i = 0; i < args_.size(); ++i)
-    if (args_[i].is_output()) out.push_back(slots_[i].host);
+    if (args_[i].is_output())
+      out.push_back(convert_elements(args_[i].reference_type, args_[i].type, slots_[i].host));
   return out;
 }
 

@@ -31,8 +31,12 @@ struct ArgDesc {
   Distribution init;
   double value = 0.0;  // scalars
   bool to_reference = true;
+  // The type a CPU reference takes this buffer in (the spec's `reference_type`); `type` unless
+  // declared. Inputs are converted to it on the way in, outputs back on the way out.
+  ElementType reference_type = ElementType::f32;
 
   std::size_t bytes() const { return elements * element_size(type); }
+  std::size_t reference_bytes() const { return elements * element_size(reference_type); }
   bool is_output() const { return is_buffer && role != Role::in; }
   bool is_input() const { return is_buffer && role != Role::out; }
 };

@@ -10,8 +10,8 @@
 namespace kblaster {
 namespace {
 
-const std::vector<std::string> kArgFields = {"name", "type",  "shape",  "role",
-                                             "init", "value", "tunable"};
+const std::vector<std::string> kArgFields = {"name", "type",  "shape",   "role",
+                                             "init", "value", "tunable", "reference_type"};
 const std::vector<std::string> kRoles = {"in", "out", "inout"};
 
 InitDist default_init(DType t) {
@@ -56,6 +56,22 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
   if (!dtype)
     return f.error_at("type", "unknown type `" + *type + "`" + did_you_mean(*type, dtype_names()));
   arg.type = *dtype;
+
+  auto reference_type = f.string("reference_type");
+  if (!reference_type) return reference_type.error();
+  if (reference_type->has_value()) {
+    auto rt = parse_dtype(**reference_type);
+    if (!rt)
+      return f.error_at("reference_type", "unknown type `" + **reference_type + "`" +
+                                              did_you_mean(**reference_type, dtype_names()));
+    if (is_floating(*rt) != is_floating(arg.type))
+      return f.error_at("reference_type",
+                        "the argument is " + std::string(dtype_name(arg.type)) +
+                            " and the reference would take it as " + **reference_type +
+                            ": conversions stay between floating-point types or between integer "
+                            "types");
+    arg.reference_type = *rt;
+  }
 
   auto shape = f.expression("shape");
   if (!shape) return shape.error();

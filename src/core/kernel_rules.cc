@@ -57,6 +57,31 @@ Status check_constants(const TomlFields& f, const KernelSpec& spec) {
   return Ok{};
 }
 
+// `reference_type` converts a buffer for a CPU reference, which takes host copies; a GPU
+// reference or the base revision is handed the kernel's own device buffers.
+Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
+  for (std::size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    if (!a.reference_type) continue;
+    const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
+                                "`): field `reference_type`: ";
+    if (!a.is_buffer())
+      return Error::config(a.where.str(), context +
+                                              "only buffers are converted for the "
+                                              "reference; a scalar is passed as it is");
+    if (spec.reference.kind != ReferenceSpec::Kind::cpu)
+      return Error::config(
+          a.where.str(),
+          context +
+              "needs a CPU reference, which takes host copies it can convert; this "
+              "kernel's reference " +
+              (spec.reference.kind == ReferenceSpec::Kind::gpu
+                   ? std::string("runs on the GPU (reference_on = \"cpu\" if it does not)")
+                   : std::string("is the base revision")));
+  }
+  return Ok{};
+}
+
 Status check_shapes(const TomlFields& f, const KernelSpec& spec) {
   bool has_output = false;
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
@@ -220,6 +245,7 @@ Status parse_tolerance(const TomlFields& f, KernelSpec& spec) {
 
 Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
   KB_TRY(check_constants(f, spec));
+  KB_TRY(check_reference_types(f, spec));
   KB_TRY(check_shapes(f, spec));
   KB_TRY(parse_flops(f, spec));
   KB_TRY(parse_sizes(f, spec));

@@ -46,6 +46,9 @@ struct ArgSpec {
   InitDist init;                      // buffers with role in/inout
   std::optional<double> value;        // a scalar fixed for every size
   std::vector<std::int64_t> tunable;  // a scalar the search may set; first is the default
+  // The type a CPU reference takes this buffer in, when it differs from `type` (a bf16 kernel
+  // checked against a float reference): inputs are converted to it, outputs back.
+  std::optional<DType> reference_type;
   SourceLocation where;
 
   bool is_buffer() const { return shape.has_value(); }

@@ -12,6 +12,7 @@ json to_json(const ArgSpec& arg) {
   }
   if (arg.value) j["value"] = *arg.value;
   if (!arg.tunable.empty()) j["tunable"] = arg.tunable;
+  if (arg.reference_type) j["reference_type"] = dtype_name(*arg.reference_type);
   return j;
 }
 

@@ -53,6 +53,7 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
       j["role"] = role_name(a.role);
       j["elements"] = size.buffers.at(buffer++).elements;
       j["init"] = {{"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
+      if (a.reference_type) j["reference_type"] = dtype_name(*a.reference_type);
     } else if (auto it = tunable.find(a.name); it != tunable.end()) {
       j["value"] = it->second;
     } else if (auto bound = size.scalars.find(a.name); bound != size.scalars.end()) {

@@ -1,5 +1,7 @@
 #include "gpu/shim.h"
 
+#include <utility>
+
 namespace kblaster {
 namespace {
 
@@ -55,7 +57,12 @@ KernelSpec reference_spec(const KernelSpec& spec) {
   ref.reference = {};
   ref.args.clear();
   for (const auto& a : spec.args)
-    if (a.tunable.empty()) ref.args.push_back(a);
+    if (a.tunable.empty()) {
+      ref.args.push_back(a);
+      // The reference is declared, and called, with the types it takes.
+      if (a.reference_type)
+        ref.args.back().type = *std::exchange(ref.args.back().reference_type, {});
+    }
   ref.tunables.clear();
   ref.stream = false;
   return ref;

@@ -119,6 +119,38 @@ TEST(RunCli, ACpuReferenceInsideTheKernelsOwnCuFileBuildsAsHostCode) {
                                       "reference)"));
 }
 
+// Issue 22, point 2: the repository's own file holds a bf16 kernel and its float CPU reference
+// (tests/fixtures/bf16_float_reference). `reference_type` declares how the reference takes each
+// buffer, so the original file is used as it is, with no wrapper: the reference's shim declares
+// and calls it with floats.
+TEST(RunCli, ABf16KernelWithAFloatCpuReferenceInItsOwnFileBuildsWithoutAWrapper) {
+  testing::TempDir repo, cache;
+  const auto fixture = testing::source_dir() / "tests/fixtures/bf16_float_reference";
+  repo.write("k/gelu.cu", testing::read_text(fixture / "k/gelu.cu"));
+  const std::string converted = testing::read_text(fixture / "kblaster.toml");
+  repo.write("kblaster.toml", converted);
+  auto plan = run_kblaster({"plan", "--json", repo.path().string()});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_EQ(nlohmann::json::parse(plan.out)["kernels"][0]["args"][0]["reference_type"], "f32");
+  auto build =
+      run_kblaster({"build", repo.path().string(), "--json", "--cache-dir", cache.path().string()});
+  ASSERT_EQ(build.exit_code, 0) << build.err;
+  EXPECT_EQ(nlohmann::json::parse(build.out)["builds"]["kernels"][0]["reference"]["outcome"],
+            "built")
+      << build.out;
+
+  // Without it the reference is called with bf16 pointers, which it does not take.
+  std::string plain = converted;
+  const std::string field = ", reference_type = \"f32\"";
+  for (std::size_t at; (at = plain.find(field)) != std::string::npos;)
+    plain.erase(at, field.size());
+  repo.write("kblaster.toml", plain);
+  auto mismatch =
+      run_kblaster({"build", repo.path().string(), "--cache-dir", cache.path().string()});
+  EXPECT_EQ(mismatch.exit_code, 1) << mismatch.err;
+  EXPECT_THAT(mismatch.err, HasSubstr("reference launcher_mismatch"));
+}
+
 TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   const DeviceInfo device = CudaDriverProbe().probe();
   if (device.present) GTEST_SKIP() << "a CUDA device is present: " << device.name;

@@ -147,6 +147,8 @@ TEST_F(DeviceTest, AKernelUnder20UsIsTimedHotBesideItsColdTime) {
       EXPECT_FALSE(m["hot"]["samples"].empty());
       EXPECT_LT(m["hot"]["median_s"].get<double>(), m["median_s"].get<double>() * 1.5)
           << "a hot call is not much slower than a cold one";
+      ASSERT_TRUE(m.contains("contexts")) << "launch-bound: timed in several CUDA contexts";
+      EXPECT_EQ(m["contexts"]["runs"].size(), 8u);
     } else {
       EXPECT_FALSE(m.contains("hot")) << "axpy takes far more than 20 us";
     }
@@ -173,6 +175,20 @@ TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {
             run["pairs"].get<std::size_t>() - run["throttled_pairs"].get<std::size_t>());
   EXPECT_GT(j["provenance"]["gpu"]["sm_clock_mhz"].get<double>(), 0.0);
   EXPECT_TRUE(testing::is_valid_result(j, "compare", cache));
+}
+
+// Issue 22, point 2: a bf16 kernel verifies against the float CPU reference in its own file,
+// its inputs converted to float for the reference and the reference's output back to bf16.
+TEST_F(DeviceTest, ABf16KernelVerifiesAgainstTheFloatReferenceInItsOwnFile) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"verify", "--json", "tests/fixtures/bf16_float_reference", "--cache-dir",
+                         cache.path().string()});
+  keep("verify_bf16_float_reference", r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernels"][0]["status"], "passed") << j.dump(2);
+  EXPECT_EQ(j["kernels"][0]["sizes"].size(), 2u);
+  EXPECT_TRUE(testing::is_valid_result(j, "verify", cache));
 }
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {
