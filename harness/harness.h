@@ -13,6 +13,7 @@
 #include "launch_rig.h"
 #include "loaded_object.h"
 #include "output_check.h"
+#include "reference_memo.h"
 #include "workload.h"
 
 namespace kblaster::harness {
@@ -51,7 +52,13 @@ class Harness {
 
   Workload& workload();
   EntryFn candidate(const nlohmann::json& index) const;
-  OutputSnapshot expected_outputs(const nlohmann::json& against);
+  // The outputs checked against for inputs from `seed` (filled already): the reference's, from
+  // the memo when this reference, workload and seed ran before; or candidate `against`'s.
+  OutputSnapshot expected_outputs(const nlohmann::json& against, std::uint64_t seed);
+  // The outputs of the reference, or of candidate `against`, run now.
+  OutputSnapshot outputs_of(const nlohmann::json& against);
+  // The reference's work since the last call, as answered: {seconds, runs, reused}.
+  nlohmann::json take_reference_stats();
   Verdict verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
                       const Tolerance& tolerance, OutputSnapshot& previous);
   LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
@@ -67,6 +74,10 @@ class Harness {
   std::unique_ptr<LaunchRig> rig_;
   std::vector<LoadedObject> candidates_;
   std::optional<Reference> reference_;
+  std::string reference_key_, workload_key_;  // what the memo's keys are made of
+  ReferenceMemo memo_{reference_memo_budget()};
+  double reference_seconds_ = 0.0;
+  int reference_runs_ = 0, reference_reused_ = 0;
   std::unique_ptr<Workload> workload_;
   std::optional<OutputSnapshot> bench_expected_;
   // Per candidate: a device copy of its outputs after its last timed launch.

@@ -7,14 +7,15 @@ namespace kblaster::harness {
 
 nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   Workload& w = workload();
-  w.fill_inputs(request.at("seed").get<std::uint64_t>(), rig_->stream());
-  bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")));
+  const auto seed = request.at("seed").get<std::uint64_t>();
+  w.fill_inputs(seed, rig_->stream());
+  bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")), seed);
   last_timed_.clear();
   for (std::size_t i = 0; i < candidates_.size(); ++i)
     last_timed_.push_back(w.allocate_output_copies());
   has_last_timed_.assign(candidates_.size(), false);
   timed_guard_damage_.assign(candidates_.size(), std::nullopt);
-  return nlohmann::json::object();
+  return {{"reference", take_reference_stats()}};
 }
 
 // The most launcher calls one hot sample queues behind the hold: well under the device's queue

@@ -31,7 +31,7 @@ Verdict Harness::verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::
                              const Tolerance& tolerance, OutputSnapshot& previous) {
   Workload& w = workload();
   w.fill_inputs(seed, rig_->stream());
-  const OutputSnapshot expected = expected_outputs(against);
+  const OutputSnapshot expected = expected_outputs(against, seed);
   const OutputSnapshot uploaded = w.host_inputs();
   const OutputSnapshot untouched = w.initial_outputs(kPoisonA);
 
@@ -111,7 +111,7 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
                            {{"context_lost", true}});
     }
     v.detail["seed"] = seed;
-    if (!v.passed) return {{"verdict", v.to_json()}};
+    if (!v.passed) return {{"verdict", v.to_json()}, {"reference", take_reference_stats()}};
     max_abs = std::max(max_abs, v.detail.value("max_abs_error", 0.0));
     const nlohmann::json& rel = v.detail["max_rel_error"];
     if (rel.is_number() && (max_rel.is_null() || rel.get<double>() > max_rel.get<double>()))
@@ -120,7 +120,7 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
   Verdict ok;
   ok.detail = {
       {"max_abs_error", max_abs}, {"max_rel_error", max_rel}, {"seeds", request.at("seeds")}};
-  return {{"verdict", ok.to_json()}};
+  return {{"verdict", ok.to_json()}, {"reference", take_reference_stats()}};
 }
 
 }  // namespace kblaster::harness

@@ -1,6 +1,7 @@
 #include "eval/verify_step.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -108,6 +109,7 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
                    << flags.seeds << " seed(s) from " << base << " (repeat with --seed " << base
                    << ")\n";
   std::vector<KernelVerification> out;
+  const ReferenceWork before = harness.reference_work();
   for (std::size_t i = 0; i < builds.kernels.size(); ++i) {
     const KernelBuild& b = builds.kernels[i];
     session.progress << "[" << i + 1 << "/" << builds.kernels.size() << "] " << b.spec->name
@@ -119,7 +121,22 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
       session.progress << "  " << b.spec->name << "  skipped: " << kv.skip_reason << "\n";
     out.push_back(std::move(kv));
   }
+  const ReferenceWork& after = harness.reference_work();
+  if (after.runs > before.runs || after.reused > before.reused)
+    session.progress << describe_reference_work({after.seconds - before.seconds,
+                                                 after.runs - before.runs,
+                                                 after.reused - before.reused})
+                     << "\n";
   return out;
+}
+
+std::string describe_reference_work(const ReferenceWork& work) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f s", work.seconds);
+  return "references: ran " + std::to_string(work.runs) + " time(s) in " + seconds + ", reused " +
+         std::to_string(work.reused) +
+         " time(s) (a seed's reference runs once per "
+         "harness and size)";
 }
 
 std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,

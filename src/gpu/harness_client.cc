@@ -176,6 +176,7 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
                  {"against", against_json(against)}},
                 timeouts_.launch_s);
   if (!r) return failure_verdict(r.error(), Request::launch);
+  note_reference_work(*r);
   auto verdict =
       parsed("verify", *r, [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
   // A fault leaves the harness's CUDA context unusable: start afresh next time.
@@ -189,7 +190,16 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) 
   auto r = call({{"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}},
                 timeouts_.launch_s);
   if (!r) return r.error();
+  note_reference_work(*r);
   return Ok{};
+}
+
+void HarnessClient::note_reference_work(const nlohmann::json& answer) {
+  const auto it = answer.find("reference");
+  if (it == answer.end() || !it->is_object()) return;  // an older harness, or a failed request
+  reference_work_.seconds += it->value("seconds", 0.0);
+  reference_work_.runs += it->value("runs", 0);
+  reference_work_.reused += it->value("reused", 0);
 }
 
 Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls) {

@@ -70,6 +70,14 @@ struct Against {
 nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
                             const std::map<std::string, std::int64_t>& tunable = {});
 
+// The work a client's harnesses spent in the reference: each seed's reference runs once per
+// harness (reference, workload and seed), and is reused after.
+struct ReferenceWork {
+  double seconds = 0.0;  // in the reference's runs
+  int runs = 0;          // the reference run for a seed
+  int reused = 0;        // its outputs reused instead
+};
+
 struct HarnessTimeouts {
   double control_s = 60.0;  // hello, load, setup, peak bandwidth
   double launch_s = 60.0;   // verify, bench_prepare, sample, recheck (per request)
@@ -117,8 +125,11 @@ class HarnessClient {
   // One untimed launch of `candidate` on inputs from `seed`, inside the NVTX
   // range "kblaster" (after an unprofiled warm-up); its event time in seconds.
   Result<double> profile(int candidate, std::uint64_t seed);
+  // The reference's work over every verify and bench_prepare so far.
+  const ReferenceWork& reference_work() const { return reference_work_; }
 
  private:
+  void note_reference_work(const nlohmann::json& answer);
   Result<nlohmann::json> call(nlohmann::json request, double timeout_s);
   // Ends the harness (its CUDA context may be unusable); the next call starts a fresh one.
   void restart();
@@ -132,6 +143,7 @@ class HarnessClient {
   HarnessTimeouts timeouts_;
   std::uint64_t loaded_generation_ = 0;    // the harness that holds last_load_; 0 = none
   nlohmann::json last_load_, last_setup_;  // the requests restore_if_lost() sends again
+  ReferenceWork reference_work_;
 };
 
 }  // namespace kblaster

@@ -168,6 +168,9 @@ TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["tally"], (nlohmann::json{{"SLOWER", 2}})) << r.err;
+  // B is verified on A's seeds in A's harness: its reference outputs are A's, reused.
+  EXPECT_THAT(r.err, ::testing::HasSubstr("references: ran 6 time(s) in "));
+  EXPECT_THAT(r.err, ::testing::HasSubstr(", reused 6 time(s)"));
   EXPECT_EQ(j["provenance"]["seeds"], nlohmann::json::array({11, 12, 13, 1011, 1012}));
   ASSERT_EQ(j["runs"].size(), 2u);
   const auto& run = j["runs"][0];

@@ -3,9 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "eval/fake_harness_runner.h"
 #include "core/config_loader.h"
 #include "core/launch_plan.h"
+#include "eval/fake_harness_runner.h"
+#include "eval/verify_step.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -128,6 +129,27 @@ TEST_F(HarnessClientTest, VerifySendsTheProtocolRequestAndParsesTheVerdict) {
   EXPECT_EQ(verdict->message, "out[17]: got 3, expected 2");
   EXPECT_EQ(verdict->detail, (json{{"seed", 12}, {"index", 17}}));
   EXPECT_EQ(runner.restarts, 0);
+}
+
+// Issue 22, point 9: the harness says what its reference cost in each verify and bench_prepare
+// answer; the client sums it, so a command can report the time spent in references.
+TEST_F(HarnessClientTest, TheReferencesWorkIsSummedOverVerifyAndBenchPrepare) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", harness_verdict(true, "passed")},
+                {"reference", {{"seconds", 1.5}, {"runs", 3}, {"reused", 0}}}};
+  });
+  runner.on("bench_prepare", [](const json&) -> Result<json> {
+    return json{{"reference", {{"seconds", 0.0}, {"runs", 0}, {"reused", 1}}}};
+  });
+  ASSERT_TRUE(client.verify(0, {1, 2, 3}, tolerance, Against{}).ok());
+  ASSERT_TRUE(client.verify(1, {1, 2, 3}, tolerance, Against{}).ok());
+  ASSERT_TRUE(client.bench_prepare(9, Against{}).ok());
+  EXPECT_EQ(client.reference_work().runs, 6);
+  EXPECT_EQ(client.reference_work().reused, 1);
+  EXPECT_DOUBLE_EQ(client.reference_work().seconds, 3.0);
+  EXPECT_EQ(describe_reference_work(client.reference_work()),
+            "references: ran 6 time(s) in 3.00 s, reused 1 time(s) (a seed's reference runs once "
+            "per harness and size)");
 }
 
 TEST_F(HarnessClientTest, VerifyAgainstAnotherCandidateNamesIt) {
