@@ -41,7 +41,7 @@ def pair_rows(paths):
         verdicts = {}
         for r in trusted:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        same_kernel = a == b
+        same_kernel = a == b or b == a + "_twin"  # a twin is the same code as another module
         hits = (verdicts.get("SLOWER", 0) + verdicts.get("FASTER", 0) if same_kernel
                 else verdicts.get("SLOWER", 0))
         low, high = wilson(hits, len(trusted))

@@ -39,7 +39,8 @@
 #   bench/run_on_device.sh power RUNS [FAMILY [SLOWDOWN…]]
 #                                           the power study of compare (issue 21 B): for the
 #                                           family (stream or tiny; default both) its base against
-#                                           itself (SLOWDOWN 0) and against each slower variant
+#                                           itself (SLOWDOWN 0), its twin (twin: the same
+#                                           code as another module) and against each slower variant
 #                                           (1 1_5 2 3 5 10; default all), `compare --repeat
 #                                           RUNS` each, into $OUT/power/, then
 #                                           bench/power_table.py over them. Split a study over
@@ -177,7 +178,7 @@ case "$what" in
     for family in $families; do
       if [ "$family" = tiny ]; then a=tiny_base; p=tiny_slower_; else a=base; p=slower_; fi
       for s in $slowdowns; do
-        if [ "$s" = 0 ]; then b=$a; else b=$p$s; fi
+        if [ "$s" = 0 ]; then b=$a; elif [ "$s" = twin ]; then b=${a}_twin; else b=$p$s; fi
         "$D/kblaster" compare bench/compare_kernels --a "$a" --b "$b" --repeat "$runs" --json \
           >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
         echo "$a vs $b: $(tail -1 "$OUT/power/compare_${a}_$b.log")"

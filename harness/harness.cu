@@ -50,6 +50,19 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
   bench_expected_.reset();
   workload_ = std::make_unique<Workload>(parse_args(request.at("args")));
   workload_key_ = request.at("args").dump();
+  const auto& args = workload_->args();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is_buffer || args[i].init.kind != Distribution::Kind::generator) continue;
+    void* fn = reference_ && reference_->kind == ReferenceKind::cpu
+                   ? reference_->object.find("kblaster_init_" + args[i].name)
+                   : nullptr;
+    if (!fn)
+      throw HarnessFailure("setup: `" + args[i].name +
+                           "` is filled by a generator, but no loaded CPU reference exports "
+                           "kblaster_init_" +
+                           args[i].name);
+    workload_->set_generator(i, reinterpret_cast<Workload::GeneratorFn>(fn));
+  }
   warmed_.assign(candidates_.size(), false);
   return {{"bytes", workload_->device_bytes()}};
 }

@@ -67,6 +67,8 @@ class Harness {
   // Checks the guards after a launch of candidate `c` while timing; records the
   // first damage for its recheck (the check re-arms them, so blame stays with c).
   void note_guard_damage(std::size_t c);
+  // `sample` with `unheld`: wall time of a launcher call and a device synchronize.
+  nlohmann::json sample_unheld(const nlohmann::json& request);
   std::vector<const ArgDesc*> outputs() const;
   std::vector<const ArgDesc*> plain_inputs() const;
 

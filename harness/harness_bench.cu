@@ -1,5 +1,7 @@
 // Harness's timing ops: fresh bench inputs, interleaved samples, and the
 // re-verification after timing (with the guards each timed launch was checked by).
+#include <chrono>
+
 #include "cuda_check.h"
 #include "harness.h"
 
@@ -26,6 +28,7 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
   Workload& w = workload();
   if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `sample`");
   const int calls = request.value("calls", 1);
+  if (request.value("unheld", false)) return sample_unheld(request);
   if (calls < 1 || calls > kMaxCallsPerSample)
     throw HarnessFailure("`sample`'s calls must be 1 to " + std::to_string(kMaxCallsPerSample));
   nlohmann::json samples = nlohmann::json::array();
@@ -59,6 +62,37 @@ nlohmann::json Harness::sample(const nlohmann::json& request) {
     }
     note_guard_damage(c);  // after the stop event and the sync: no sample pays for it
     samples.push_back({{"candidate", index}, {"gpu_s", t.gpu_seconds}, {"sm_mhz", t.sm_mhz}});
+  }
+  return {{"samples", samples}};
+}
+
+// A launcher that waits for the GPU cannot be timed behind a held stream: each sample is the
+// wall time of one launcher call followed by a device synchronize, after the same L2 flush and
+// output poison, so every stream's work is inside it, and so is the launcher's own host time.
+nlohmann::json Harness::sample_unheld(const nlohmann::json& request) {
+  Workload& w = workload();
+  nlohmann::json samples = nlohmann::json::array();
+  for (const auto& index : request.at("order")) {
+    EntryFn entry = candidate(index);
+    const auto c = index.get<std::size_t>();
+    const unsigned char poison = samples.size() % 2 == 0 ? kPoisonA : kPoisonB;
+    w.restore_inputs(rig_->stream());
+    w.poison_outputs(poison, rig_->stream());
+    rig_->flush_l2();
+    KBH_CUDA(cudaDeviceSynchronize());
+    const auto start = std::chrono::steady_clock::now();
+    const int status = entry(w.candidate_args(), rig_->stream());
+    const cudaError_t synced = cudaDeviceSynchronize();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (status != 0 || synced != cudaSuccess)
+      throw HarnessFailure(
+          "candidate " + index.dump() + " failed while timed unheld: " +
+          cudaGetErrorName(static_cast<cudaError_t>(status != 0 ? status : synced)));
+    w.copy_outputs(last_timed_.at(c), rig_->stream());
+    has_last_timed_.at(c) = true;
+    note_guard_damage(c);
+    samples.push_back({{"candidate", index}, {"gpu_s", seconds}, {"sm_mhz", 0.0}});
   }
   return {{"samples", samples}};
 }

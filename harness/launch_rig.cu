@@ -79,6 +79,11 @@ void wait_for_hold(const Control* c) {
 
 LaunchRig::LaunchRig(std::size_t l2_bytes) : flush_(2 * l2_bytes), control_(sizeof(Control)) {}
 
+void LaunchRig::flush_l2() {
+  KBH_CUDA(cudaMemsetAsync(flush_.get(), static_cast<int>(++flush_round_ & 0xFF), flush_.bytes(),
+                           launch_.get()));
+}
+
 LaunchTiming LaunchRig::launch(EntryFn entry, void** args,
                                const std::function<void(cudaStream_t)>& prepare,
                                const std::function<void()>& while_held, Hold hold, int calls) {

@@ -45,6 +45,8 @@ class LaunchRig {
   LaunchTiming launch(EntryFn entry, void** args, const std::function<void(cudaStream_t)>& prepare,
                       const std::function<void()>& while_held = {}, Hold hold = Hold::yes,
                       int calls = 1);
+  // Enqueues the L2 flush on S, as launch does before the launcher's work.
+  void flush_l2();
 
  private:
   Stream launch_{Stream::Kind::blocking};

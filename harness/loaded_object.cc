@@ -15,6 +15,9 @@ LoadedObject::LoadedObject(const std::string& path, const char* symbol) : path_(
     dlclose(handle);  // nothing of it ran yet, so unloading is safe
     throw HarnessFailure("`" + path + "` does not export " + symbol);
   }
+  handle_ = handle;
 }
+
+void* LoadedObject::find(const std::string& name) const { return dlsym(handle_, name.c_str()); }
 
 }  // namespace kblaster::harness

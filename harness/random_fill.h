@@ -13,7 +13,8 @@
 namespace kblaster::harness {
 
 struct Distribution {
-  enum class Kind { normal, uniform, randint } kind = Kind::normal;
+  // generator: filled on the host by a function of the reference's file (Workload), not here.
+  enum class Kind { normal, uniform, randint, generator } kind = Kind::normal;
   double a = 0.0;  // normal: mean; uniform/randint: low
   double b = 1.0;  // normal: stddev; uniform/randint: high (exclusive)
 };

@@ -19,11 +19,12 @@ Role parse_role(const std::string& r) {
 Distribution parse_init(const nlohmann::json& j) {
   Distribution d;
   const std::string kind = j.value("kind", "normal");
-  if (kind != "normal" && kind != "uniform" && kind != "randint")
+  if (kind != "normal" && kind != "uniform" && kind != "randint" && kind != "generator")
     throw HarnessFailure("setup: unknown init kind `" + kind + "`");
-  d.kind = kind == "uniform"   ? Distribution::Kind::uniform
-           : kind == "randint" ? Distribution::Kind::randint
-                               : Distribution::Kind::normal;
+  d.kind = kind == "uniform"     ? Distribution::Kind::uniform
+           : kind == "randint"   ? Distribution::Kind::randint
+           : kind == "generator" ? Distribution::Kind::generator
+                                 : Distribution::Kind::normal;
   d.a = j.value("a", 0.0);
   d.b = j.value("b", 1.0);
   return d;
@@ -115,6 +116,17 @@ void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     if (!a.is_input() || a.elements == 0) continue;
+    if (a.init.kind == Distribution::Kind::generator) {
+      // The reference file's function writes the buffer in the reference's type; the kernel
+      // gets it in its own. Each buffer's seed differs, as fill_random's streams do.
+      std::vector<unsigned char> written(a.reference_bytes());
+      generators_.at(i)(written.data(), static_cast<std::int64_t>(a.elements),
+                        seed ^ (0x9E3779B97F4A7C15ull * (i + 1)));
+      copies[i] = convert_elements(a.reference_type, a.type, written);
+      KBH_CUDA(cudaMemcpyAsync(slots_[i].pristine.get(), copies[i].data(), a.bytes(),
+                               cudaMemcpyHostToDevice, stream));
+      continue;
+    }
     fill_random(a.type, slots_[i].pristine.get(), a.elements, a.init, seed, i, stream);
     copies[i].resize(a.bytes());
     KBH_CUDA(cudaMemcpyAsync(copies[i].data(), slots_[i].pristine.get(), a.bytes(),

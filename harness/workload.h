@@ -57,6 +57,11 @@ class Workload {
   // Device bytes allocated, guards and pristine copies included.
   std::size_t device_bytes() const;
 
+  // The function that fills buffer `arg` when its init is a generator: it writes `count` elements
+  // of the argument's reference type at `data`, from `seed`. fill_inputs needs one for each.
+  using GeneratorFn = void (*)(void* data, std::int64_t count, std::uint64_t seed);
+  void set_generator(std::size_t arg, GeneratorFn fn) { generators_.at(arg) = fn; }
+
   // Fresh inputs from `seed` into the device buffers, their pristine copies and
   // host copies; every guard is filled with its canary again.
   void fill_inputs(std::uint64_t seed, cudaStream_t stream);
@@ -108,6 +113,7 @@ class Workload {
   std::vector<Slot> slots_;
   std::vector<void*> candidate_args_, gpu_reference_args_, cpu_reference_args_;
   std::vector<std::vector<unsigned char>> cpu_inputs_;
+  std::vector<GeneratorFn> generators_ = std::vector<GeneratorFn>(args_.size(), nullptr);
   GuardScan guard_scan_;  // every buffer's guards, before then after, in argument order
   std::vector<std::pair<std::size_t, GuardSide>> guard_owners_;  // per scanned guard
 };

@@ -34,6 +34,14 @@ class PowerTableTest(unittest.TestCase):
         self.assertLess(slower["low"], 0.8)
         self.assertGreater(slower["high"], 0.8)
 
+    def test_a_twin_is_the_same_code_so_its_verdicts_are_false_alarms(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "twin.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(compare("tiny_base", "tiny_base_twin", ["SAME"] * 9 + ["SLOWER"]), f)
+            (row,) = power_table.pair_rows([path])
+        self.assertEqual((row["what"], row["rate"]), ("false alarms", 0.1))
+
     def test_wilson_interval(self):
         low, high = power_table.wilson(0, 200)
         self.assertEqual(low, 0.0)

@@ -25,6 +25,7 @@ std::string out_of_range(std::int64_t v, DType t) {
 }
 
 Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
+  if (init.kind == InitDist::Kind::generator) return Ok{};  // any type: the function writes it
   bool integral = !is_floating(type);
   if (integral && init.kind != InitDist::Kind::randint)
     return f.error_at("init", "`" + init.text + "` gives fractions, but the type is " +
@@ -107,7 +108,7 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     if (!dist) return f.error_at("init", dist.error().message);
     arg.init = *dist;
     KB_TRY(check_init_type(f, arg.init, arg.type));
-    if (!is_floating(arg.type) &&
+    if (!is_floating(arg.type) && arg.init.kind != InitDist::Kind::generator &&
         (!fits_integer(arg.type, static_cast<std::int64_t>(arg.init.a)) ||
          !fits_integer(arg.type, static_cast<std::int64_t>(arg.init.b) - 1)))
       return f.error_at("init", "`" + arg.init.text + "` draws values that do not fit in " +

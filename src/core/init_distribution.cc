@@ -71,14 +71,33 @@ std::optional<double> whole_number(std::string_view text) {
 
 }  // namespace
 
+// "generator(NAME)": NAME, or nullopt when `text` has another shape.
+std::optional<std::string> generator_name(std::string_view text) {
+  constexpr std::string_view open = "generator(";
+  if (text.substr(0, open.size()) != open || text.empty() || text.back() != ')')
+    return std::nullopt;
+  return std::string(text.substr(open.size(), text.size() - open.size() - 1));
+}
+
 Result<InitDist> parse_init(std::string_view text,
                             const std::map<std::string, std::int64_t>& constants) {
   const std::string s(text), shown = quote_input(text);
+  if (auto name = generator_name(text)) {
+    if (!is_identifier(*name))
+      return Error::config("", shown +
+                                   ": a generator is a function name, as in "
+                                   "generator(fill_inputs)");
+    InitDist g;
+    g.kind = InitDist::Kind::generator;
+    g.text = s;
+    g.generator = *name;
+    return g;
+  }
   const auto parts = split_init(text);
   if (!parts)
     return Error::config("", shown +
                                  " is not a distribution; use normal, normal(mean,std), "
-                                 "uniform(lo,hi) or randint(lo,hi)");
+                                 "uniform(lo,hi), randint(lo,hi) or generator(function)");
   InitDist d;
   d.text = s;
   const std::string kind(parts->kind);

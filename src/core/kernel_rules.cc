@@ -62,6 +62,13 @@ Status check_constants(const TomlFields& f, const KernelSpec& spec) {
 Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& a = spec.args[i];
+    if (a.is_buffer() && a.init.kind == InitDist::Kind::generator &&
+        spec.reference.kind != ReferenceSpec::Kind::cpu)
+      return Error::config(a.where.str(),
+                           f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
+                               "`): field `init`: `" + a.init.text +
+                               "` names a function in the reference's file, which needs a CPU "
+                               "reference to hold it (reference_on = \"cpu\", or a .cpp file)");
     if (!a.reference_type) continue;
     const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
                                 "`): field `reference_type`: ";

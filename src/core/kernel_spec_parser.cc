@@ -14,10 +14,9 @@ namespace kblaster {
 namespace {
 
 const std::vector<std::string> kKernelFields = {
-    "name",     "source", "launcher",   "reference",    "reference_on",
-    "args",     "sizes",  "flops",      "min_bytes",    "tolerance",
-    "tunables", "stream", "nvcc_flags", "include_dirs", "constants",
-    "requires"};
+    "name",       "source",       "launcher",  "reference", "reference_on", "args",
+    "sizes",      "flops",        "min_bytes", "tolerance", "tunables",     "stream",
+    "nvcc_flags", "include_dirs", "constants", "requires"};
 
 Result<std::string> existing_path(const TomlFields& f, const std::string& key,
                                   const std::string& text, const SourceTree& tree,

@@ -11,9 +11,11 @@ namespace {
 std::string describe_arg(const ArgSpec& a) {
   std::ostringstream s;
   s << a.name << ":" << dtype_name(a.type);
-  if (a.is_buffer())
+  if (a.is_buffer()) {
     s << "[" << a.shape->text() << "] " << role_name(a.role);
-  else if (a.value)
+    if (a.init.kind == InitDist::Kind::generator) s << " from " << a.init.text;
+    if (a.reference_type) s << " (reference: " << dtype_name(*a.reference_type) << ")";
+  } else if (a.value)
     s << " = " << *a.value;
   else if (!a.tunable.empty())
     s << " tunable";

@@ -6,6 +6,7 @@
 #include "core/launch_plan.h"
 #include "eval/measure_step.h"
 #include "eval/seed_source.h"
+#include "stats/context_choice.h"
 #include "stats/quantile.h"
 #include "stats/throttle_filter.h"
 
@@ -103,18 +104,14 @@ Status compare_over_contexts(HarnessClient& harness, const CompareFlags& flags, 
     }
     result.contexts.push_back(std::move(context));
   }
-  // The fastest context of each, among those that kept samples.
-  auto fastest = [&](double AbContext::*median) {
-    std::size_t best = 0;
-    for (std::size_t c = 0; c < result.contexts.size(); ++c) {
-      const AbContext& x = result.contexts[c];
-      const AbContext& b = result.contexts[best];
-      if (!x.samples.a_s.empty() && (b.samples.a_s.empty() || x.*median < b.*median)) best = c;
-    }
-    return best;
+  // Each kernel's typical fast context, among those that kept samples (their medians are 0).
+  auto typical = [&](double AbContext::*median) {
+    std::vector<double> medians;
+    for (const AbContext& c : result.contexts) medians.push_back(c.*median);
+    return typical_fast_context(medians);
   };
-  result.a_context = fastest(&AbContext::a_median);
-  result.b_context = fastest(&AbContext::b_median);
+  result.a_context = typical(&AbContext::a_median);
+  result.b_context = typical(&AbContext::b_median);
   const AbSamples& a = result.contexts[result.a_context].samples;
   const AbSamples& b = result.contexts[result.b_context].samples;
   result.samples = {a.a_s, b.b_s, a.a_sm_mhz, b.b_sm_mhz};
@@ -248,8 +245,9 @@ nlohmann::json to_json(const AbResult& r) {
     j["contexts"] = {
         {"method", "launch-bound: interleaved pairs in " + std::to_string(r.contexts.size()) +
                        " fresh CUDA contexts (harness processes); the verdict compares A's "
-                       "fastest context with B's, as a kernel's launch-bound time falls in one "
-                       "of two modes about 5% apart per context"},
+                       "typical fast context with B's (the median of the contexts within 2% of "
+                       "the fastest), as a kernel's launch-bound time falls in one of two modes "
+                       "about 5% apart per context"},
         {"a_context", r.a_context},
         {"b_context", r.b_context},
         {"runs", runs}};

@@ -49,7 +49,8 @@ struct AbResult {
   // kTimingContexts fresh CUDA contexts, as bench times such a kernel: in one context each
   // kernel's time falls in one of two modes ~5 % apart, which biased one process's B/A by ~4 %
   // for all its runs (bench/results/2026-12-03-h200-contexts.md). The verdict then compares A's
-  // fastest context with B's (`samples` are those two contexts'); every context is kept here.
+  // typical fast context with B's (stats/context_choice.h; `samples` are those two contexts');
+  // every context is kept here.
   // Empty for a pair timed in one context.
   std::vector<AbContext> contexts;
   std::size_t a_context = 0, b_context = 0;  // the contexts the verdict used

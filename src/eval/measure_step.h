@@ -79,8 +79,12 @@ struct Measurement {
   // A launch-bound kernel (warm-up under kHotBelowSeconds) is timed in kTimingContexts fresh
   // CUDA contexts (harness processes), each with 1/kTimingContexts of the stopping rule's time;
   // every context's samples are here, and the cold and hot results above are each those of the
-  // context with the lowest median. Empty for a kernel timed in one context.
+  // context at the median of the fast mode (stats/context_choice.h). Empty for a kernel timed in
+  // one context.
   std::vector<ContextTiming> contexts;
+  // Set when the launcher waits for the GPU (a workspace's cudaMalloc/cudaFree), so the stream
+  // cannot be held: each sample is then the wall time of one call and a device synchronize.
+  bool unheld = false;
 
   double bytes_per_s() const { return summary.median > 0 ? min_bytes / summary.median : 0.0; }
 };
@@ -88,9 +92,10 @@ struct Measurement {
 // A cold median under this is measured hot too: a few event-timer ticks (~32 ns) are a
 // percent of it.
 inline constexpr double kHotBelowSeconds = 20e-6;
-// The contexts a launch-bound kernel is timed in. With the H200's two modes (the slow one in
-// about 1 context of 3), the fastest of 8 misses the fast mode about once in 10,000 runs.
-inline constexpr int kTimingContexts = 8;
+// The contexts a launch-bound kernel is timed in. On the H200 38 of 80 contexts were in the slow
+// mode (2026-12-03), so all 16 are slow about once in 150,000 runs, and enough are fast that
+// their median is not one context's outlier.
+inline constexpr int kTimingContexts = 16;
 
 // Times candidate `candidate` of the loaded objects, which the caller has
 // verified. `harness` must hold the objects (load), or have held them in a

@@ -23,6 +23,8 @@ const char* init_kind(InitDist::Kind k) {
       return "uniform";
     case InitDist::Kind::randint:
       return "randint";
+    case InitDist::Kind::generator:
+      return "generator";
   }
   return "normal";
 }
@@ -52,7 +54,10 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
     if (a.is_buffer()) {
       j["role"] = role_name(a.role);
       j["elements"] = size.buffers.at(buffer++).elements;
-      j["init"] = {{"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
+      j["init"] =
+          a.init.kind == InitDist::Kind::generator
+              ? nlohmann::json{{"kind", "generator"}}
+              : nlohmann::json{{"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
       if (a.reference_type) j["reference_type"] = dtype_name(*a.reference_type);
     } else if (auto it = tunable.find(a.name); it != tunable.end()) {
       j["value"] = it->second;
@@ -202,9 +207,11 @@ void HarnessClient::note_reference_work(const nlohmann::json& answer) {
   reference_work_.reused += it->value("reused", 0);
 }
 
-Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls) {
+Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls,
+                                                        bool unheld) {
   nlohmann::json request = {{"op", "sample"}, {"order", order}};
   if (calls > 1) request["calls"] = calls;
+  if (unheld) request["unheld"] = true;
   auto r = call(request, timeouts_.launch_s);
   if (!r) {
     // A candidate that fails while timed may have faulted the harness's context.

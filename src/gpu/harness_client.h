@@ -113,9 +113,11 @@ class HarnessClient {
                               const Tolerance& tolerance, const Against& against);
   Status bench_prepare(std::uint64_t seed, const Against& against);
   // One sample per entry of `order`; with `calls` > 1 each is a hot batch of that many
-  // launcher calls, its time per call (docs/harness-protocol.md). A failure restarts the
+  // launcher calls, its time per call (docs/harness-protocol.md); `unheld`, the wall time of one
+  // call and a device synchronize, for a launcher that waits for the GPU. A failure restarts the
   // harness (a candidate that fails while timed may have left its CUDA context unusable).
-  Result<std::vector<TimingSample>> sample(const std::vector<int>& order, int calls = 1);
+  Result<std::vector<TimingSample>> sample(const std::vector<int>& order, int calls = 1,
+                                           bool unheld = false);
   // The output of the last timed launch checked again; like verify, a timeout or
   // crash is a CheckVerdict, and the next call starts a new harness.
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);

@@ -81,6 +81,16 @@ std::string generate_cpu_reference_shim(const KernelSpec& spec, const std::strin
   s += "int kblaster_reference(void** kblaster_args) {\n";
   if (spec.args.empty()) s += "  (void)kblaster_args;\n";
   s += "  " + call_expression(spec) + ";\n  return 0;\n}\n";
+  // Each buffer filled by a generator in the reference's file gets an entry the harness calls
+  // with its host copy, in the type the reference takes it in.
+  for (const auto& a : spec.args) {
+    if (!a.is_buffer() || a.init.kind != InitDist::Kind::generator) continue;
+    s += "\nextern \"C\" __attribute__((visibility(\"default\")))\n";
+    s += "void kblaster_init_" + a.name +
+         "(void* kblaster_data, std::int64_t kblaster_count, std::uint64_t kblaster_seed) {\n";
+    s += "  " + a.init.generator + "(static_cast<" + std::string(dtype_cxx_type(a.type)) +
+         "*>(kblaster_data), kblaster_count, kblaster_seed);\n}\n";
+  }
   return s;
 }
 

@@ -151,6 +151,33 @@ TEST(RunCli, ABf16KernelWithAFloatCpuReferenceInItsOwnFileBuildsWithoutAWrapper)
   EXPECT_THAT(mismatch.err, HasSubstr("reference launcher_mismatch"));
 }
 
+// Issue 22, point 6: inputs with a structure of their own come from a function in the kernel's
+// file (tests/fixtures/generated_inputs). Its entry is built with the reference, with real nvcc;
+// a generator without a CPU reference to hold it is a config error naming the field.
+TEST(RunCli, AnInputGeneratorInTheReferencesFileIsBuiltWithIt) {
+  testing::TempDir cache;
+  const auto fixture = testing::source_dir() / "tests/fixtures/generated_inputs";
+  auto plan = run_kblaster({"plan", fixture.string()});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_THAT(plan.out, HasSubstr("generator(softmax_inputs)"));
+  auto build =
+      run_kblaster({"build", fixture.string(), "--json", "--cache-dir", cache.path().string()});
+  ASSERT_EQ(build.exit_code, 0) << build.err;
+  EXPECT_EQ(nlohmann::json::parse(build.out)["builds"]["kernels"][0]["reference"]["outcome"],
+            "built");
+
+  testing::TempDir repo;
+  repo.write("k/softmax.cu", testing::read_text(fixture / "k/softmax.cu"));
+  std::string toml = testing::read_text(fixture / "kblaster.toml");
+  toml.replace(toml.find("reference_on = \"cpu\""), 20, "reference_on = \"gpu\"");
+  toml.replace(toml.find("softmax_forward_cpu"), 19, "softmax_forward");
+  repo.write("kblaster.toml", toml);
+  auto refused = run_kblaster({"plan", repo.path().string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("field `init`: `generator(softmax_inputs)` names a function "
+                                     "in the reference's file, which needs a CPU reference"));
+}
+
 TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   const DeviceInfo device = CudaDriverProbe().probe();
   if (device.present) GTEST_SKIP() << "a CUDA device is present: " << device.name;

@@ -28,7 +28,7 @@ TEST(InitDistribution, OtherShapesAreNotDistributions) {
     const std::string text = bad;
     EXPECT_EQ(d.error().message, "`" + text +
                                      "` is not a distribution; use normal, normal(mean,std), "
-                                     "uniform(lo,hi) or randint(lo,hi)");
+                                     "uniform(lo,hi), randint(lo,hi) or generator(function)");
   }
   auto prefix = parse_init("uniform(1-2,3)");
   ASSERT_FALSE(prefix.ok()) << "a bound is one whole number, not a number and a tail";
@@ -49,6 +49,20 @@ TEST(InitDistribution, FiftyThousandCharactersAreScannedWithoutRecursion) {
   ASSERT_FALSE(long_name.ok());
   EXPECT_EQ(long_name.error().message.substr(0, 5), "`nnnn");
   EXPECT_LT(long_name.error().message.size(), 200u) << "the message quotes an excerpt";
+}
+
+// Issue 22, point 6: inputs with a structure of their own come from a function in the
+// reference's file.
+TEST(InitDistribution, AGeneratorNamesAFunctionInTheReferencesFile) {
+  auto g = parse_init("generator(fill_softmax_input)");
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->kind, InitDist::Kind::generator);
+  EXPECT_EQ(g->generator, "fill_softmax_input");
+  auto bad = parse_init("generator(fill inputs)");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "`generator(fill inputs)`: a generator is a function name, as in "
+            "generator(fill_inputs)");
 }
 
 }  // namespace
