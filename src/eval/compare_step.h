@@ -54,6 +54,9 @@ struct AbResult {
   // Empty for a pair timed in one context.
   std::vector<AbContext> contexts;
   std::size_t a_context = 0, b_context = 0;  // the contexts the verdict used
+  // Set when a launcher waits for the GPU: both were then timed unheld (wall time of each call
+  // and a device synchronize), not behind a held stream.
+  bool unheld = false;
   // Why the verdict cannot be trusted (a candidate failed while timed, or its
   // last timed output was wrong); empty if it can.
   std::string rejected;

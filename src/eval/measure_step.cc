@@ -76,11 +76,6 @@ const ContextTiming& typical(const std::vector<ContextTiming>& runs,
   return runs.at(typical_fast_context(medians));
 }
 
-// The harness's answer when a held launch's launcher waited for the GPU.
-bool waits_for_the_gpu(const Error& error) {
-  return error.message.find("the launcher waited for the GPU") != std::string::npos;
-}
-
 bool has_inout(const KernelSpec& spec) {
   return std::any_of(spec.args.begin(), spec.args.end(),
                      [](const ArgSpec& a) { return a.role == ArgRole::inout; });
@@ -109,7 +104,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   KB_TRY(harness.bench_prepare(m.seed, Against{}));
 
   auto warmup = harness.sample(std::vector<int>(kWarmupLaunches, candidate));
-  if (!warmup && waits_for_the_gpu(warmup.error())) {
+  if (!warmup && launcher_waited_for_the_gpu(warmup.error())) {
     // A launcher that synchronizes (a workspace's cudaMalloc/cudaFree) is timed unheld, in the
     // fresh harness the failed sample left: wall time of each call and a device synchronize.
     m.unheld = true;

@@ -91,6 +91,10 @@ bool HarnessClient::holds_load() const {
   return loaded_generation_ != 0 && loaded_generation_ == runner_.generation();
 }
 
+bool launcher_waited_for_the_gpu(const Error& error) {
+  return error.message.find("the launcher waited for the GPU") != std::string::npos;
+}
+
 Status HarnessClient::fresh_context() {
   restart();
   return restore_if_lost();

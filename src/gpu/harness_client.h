@@ -78,6 +78,10 @@ struct ReferenceWork {
   int reused = 0;        // its outputs reused instead
 };
 
+// Whether a sample request failed because a launcher waited for the GPU while its stream was held
+// (a workspace's cudaMalloc/cudaFree, a device sync): such a launcher is timed unheld instead.
+bool launcher_waited_for_the_gpu(const Error& error);
+
 struct HarnessTimeouts {
   double control_s = 60.0;  // hello, load, setup, peak bandwidth
   double launch_s = 60.0;   // verify, bench_prepare, sample, recheck (per request)

@@ -296,6 +296,37 @@ TEST_F(CompareTest, AKernelWithoutAReferenceIsRecheckedAgainstTheBase) {
   EXPECT_EQ(runner.sent("bench_prepare").at(0)["against"], (json{{"candidate", 0}}));
 }
 
+// Issue 22, point 8: a launcher that waits for the GPU cannot be timed behind a held stream, so
+// both sides are timed unheld, by one method, on the same inputs; the result says so.
+TEST_F(CompareTest, ALauncherThatWaitsForTheGpuIsComparedUnheldAndSaysSo) {
+  steady(100e-6, 110e-6, 0.002);
+  runner.fail_next("sample", HarnessFailure::refused,
+                   "harness request 'sample': candidate 1 failed while timing: the launcher "
+                   "waited for the GPU");
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->rejected.empty()) << r->rejected;
+  EXPECT_TRUE(r->unheld);
+  EXPECT_EQ(r->comparison.verdict, Verdict::slower) << r->comparison.reason;
+  const auto samples = runner.sent("sample");
+  ASSERT_GE(samples.size(), 3u);
+  EXPECT_FALSE(samples[0].contains("unheld")) << "held first";
+  for (std::size_t i = 1; i < samples.size(); ++i)
+    EXPECT_EQ(samples[i].value("unheld", false), true) << samples[i].dump();
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), 2u);
+  EXPECT_EQ(prepared[1].at("seed"), r->seed) << "the same inputs again";
+  auto run_json = to_json(*r);
+  EXPECT_NE(run_json.value("timing_method", "").find("unheld: a launcher waits for the GPU"),
+            std::string::npos);
+  auto result = nlohmann::json::parse(
+      testing::read_text(testing::source_dir() / "tests/eval/fixtures/h200/compare_slower_5.json"));
+  for (const auto& [key, value] : result["runs"][0].items())
+    if (!run_json.contains(key)) run_json[key] = value;  // fields compare_series adds
+  result["runs"][0] = run_json;
+  EXPECT_TRUE(testing::is_valid_result(result, "compare", dir));
+}
+
 TEST_F(CompareTest, AnUndecidedComparisonStopsAtTheTimeLimit) {
   steady(10e-6, 10.2e-6, 0.2);  // 2% apart under 20% noise: not decidable quickly
   flags.budget.max_seconds = 0.05;
