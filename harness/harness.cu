@@ -48,9 +48,9 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
   if (!rig_) hello();
   workload_.reset();
   bench_expected_.reset();
-  workload_ = std::make_unique<Workload>(parse_args(request.at("args")));
-  workload_key_ = request.at("args").dump();
-  const auto& args = workload_->args();
+  // Installed only once whole: a workload without its generators would call a null function.
+  auto workload = std::make_unique<Workload>(parse_args(request.at("args")));
+  const auto& args = workload->args();
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!args[i].is_buffer || args[i].init.kind != Distribution::Kind::generator) continue;
     void* fn = reference_ && reference_->kind == ReferenceKind::cpu
@@ -61,8 +61,14 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
                            "` is filled by a generator, but no loaded CPU reference exports "
                            "kblaster_init_" +
                            args[i].name);
-    workload_->set_generator(i, reinterpret_cast<Workload::GeneratorFn>(fn));
+    workload->set_generator(i, reinterpret_cast<Workload::GeneratorFn>(fn));
   }
+  workload_ = std::move(workload);
+  // The memo's key: what the reference sees, so tunable arguments (not given to it) are left out.
+  nlohmann::json seen = nlohmann::json::array();
+  for (const auto& a : request.at("args"))
+    if (a.value("to_reference", true)) seen.push_back(a);
+  workload_key_ = seen.dump();
   warmed_.assign(candidates_.size(), false);
   return {{"bytes", workload_->device_bytes()}};
 }

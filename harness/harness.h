@@ -59,8 +59,10 @@ class Harness {
   OutputSnapshot outputs_of(const nlohmann::json& against);
   // The reference's work since the last call, as answered: {seconds, runs, reused}.
   nlohmann::json take_reference_stats();
+  // `synchronizes`: in, whether an earlier seed showed the launcher waits for the GPU (it is then
+  // checked unheld); out, whether it does.
   Verdict verify_seed(EntryFn entry, std::uint64_t seed, const nlohmann::json& against,
-                      const Tolerance& tolerance, OutputSnapshot& previous);
+                      const Tolerance& tolerance, OutputSnapshot& previous, bool& synchronizes);
   LaunchTiming launch(EntryFn entry, void** args, unsigned char poison,
                       const std::function<void()>& while_held = {}, Hold hold = Hold::yes,
                       int calls = 1);

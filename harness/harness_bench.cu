@@ -8,6 +8,7 @@
 namespace kblaster::harness {
 
 nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
+  take_reference_stats();  // what a request that threw left behind is not this one's
   Workload& w = workload();
   const auto seed = request.at("seed").get<std::uint64_t>();
   w.fill_inputs(seed, rig_->stream());

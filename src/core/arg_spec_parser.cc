@@ -71,6 +71,15 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
                             " and the reference would take it as " + **reference_type +
                             ": conversions stay between floating-point types or between integer "
                             "types");
+    // Integers convert exactly only into a wider signed type; anything else could overflow.
+    const bool wider_signed = (*rt == DType::i16 || *rt == DType::i32 || *rt == DType::i64) &&
+                              dtype_size(*rt) > dtype_size(arg.type);
+    if (!is_floating(*rt) && *rt != arg.type && !wider_signed)
+      return f.error_at("reference_type",
+                        "an integer reference type must be the argument's own or a wider signed "
+                        "one, which holds every value of " +
+                            std::string(dtype_name(arg.type)) + "; " + **reference_type +
+                            " does not");
     arg.reference_type = *rt;
   }
 

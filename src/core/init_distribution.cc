@@ -57,8 +57,13 @@ std::optional<InitText> split_init(std::string_view s) {
   return out;
 }
 
-// The whole of `text` as a double; nullopt when it is not one number.
+// The whole of `text` as a double; nullopt when it is not one decimal number (so `inf`, `nan`
+// and hex floats are names, not numbers).
 std::optional<double> whole_number(std::string_view text) {
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-' && c != '+' && c != '.' &&
+        c != 'e' && c != 'E')
+      return std::nullopt;
   try {
     std::size_t used = 0;
     const std::string s(text);

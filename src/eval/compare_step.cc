@@ -304,14 +304,15 @@ Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b)
 
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {
   bool same = a.args.size() == b.args.size() && a.stream == b.stream &&
-              declared(a) == declared(b) && a.tolerance.rtol == b.tolerance.rtol &&
-              a.tolerance.atol == b.tolerance.atol;
+              declared(a) == declared(b) && a.constants == b.constants &&
+              a.tolerance.rtol == b.tolerance.rtol && a.tolerance.atol == b.tolerance.atol;
   for (std::size_t i = 0; same && i < a.args.size(); ++i) {
     const ArgSpec& x = a.args[i];
     const ArgSpec& y = b.args[i];
     same = x.name == y.name && x.type == y.type && x.role == y.role &&
            x.is_buffer() == y.is_buffer() &&
            (!x.is_buffer() || x.shape->text() == y.shape->text()) && x.value == y.value &&
+           x.init.text == y.init.text && x.reference_type == y.reference_type &&
            x.tunable == y.tunable;
   }
   if (!same)

@@ -83,7 +83,8 @@ nlohmann::json to_json(const AbResult& r);
 Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b);
 
 // Both candidates are verified and timed on one argument list, so their specs
-// must agree on everything that shapes it: arguments, declared sizes and tolerance.
+// must agree on everything that shapes it: arguments (with their inits and reference types),
+// constants, declared sizes and tolerance.
 // Error::usage naming both kernels when they do not.
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b);
 

@@ -29,7 +29,8 @@ Result<NcuRun> run_under_ncu(const NcuTool& ncu, const KernelBuild& build, const
   std::string failed;
   if (auto hello = client.hello(); !hello) failed = hello.error().message;
   if (failed.empty())
-    if (auto loaded = client.load({build.result.object.string()}, std::nullopt); !loaded)
+    // The reference comes too: an input generator lives in its object.
+    if (auto loaded = client.load({build.result.object.string()}, reference_object(build)); !loaded)
       failed = loaded.error().message;
   if (failed.empty())
     if (auto set = client.setup(harness_args(*build.spec, size)); !set)

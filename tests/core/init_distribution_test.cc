@@ -58,6 +58,10 @@ TEST(InitDistribution, AGeneratorNamesAFunctionInTheReferencesFile) {
   ASSERT_TRUE(g.ok()) << g.error().message;
   EXPECT_EQ(g->kind, InitDist::Kind::generator);
   EXPECT_EQ(g->generator, "fill_softmax_input");
+  auto inf = parse_init("normal(inf,1)");
+  ASSERT_FALSE(inf.ok()) << "a bound is a decimal number or a constant's name";
+  EXPECT_EQ(inf.error().message,
+            "`normal(inf,1)` uses `inf`, which is not one of the kernel's constants");
   auto bad = parse_init("generator(fill inputs)");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,

@@ -443,6 +443,10 @@ TEST(KeepCommonSizes, BothKernelsRunOnTheSizesBothAcceptAndTheRestAreSaid) {
   b.sizes = {{{"n", 1024}}, {{"n", 64}}};
   b.left_out = {{{{"n", 1001}}, "requires `n % 4 == 0` (n=1001)"}};
   ASSERT_TRUE(check_same_workload(a, b).ok()) << "the same declared sizes";
+  KernelSpec other_vocabulary = b;
+  other_vocabulary.constants = {{"V", 32000}};
+  EXPECT_FALSE(check_same_workload(a, other_vocabulary).ok())
+      << "buffers sized by another constant are another workload";
   auto lines = keep_common_sizes(a, b);
   ASSERT_TRUE(lines.ok()) << lines.error().message;
   EXPECT_EQ(*lines, std::vector<std::string>{
