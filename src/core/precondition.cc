@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "core/input_limits.h"
+
 namespace kblaster {
 namespace {
 
@@ -28,7 +30,8 @@ std::optional<std::pair<std::size_t, std::size_t>> find_op(std::string_view text
 }  // namespace
 
 Result<Precondition> Precondition::parse(std::string_view text) {
-  const std::string shown = "`" + std::string(text) + "`";
+  // A PR's config controls the text: quoted within the expression limit, not whole.
+  const std::string shown = quote_input(text, kMaxExpressionLength);
   const auto at = find_op(text, 0);
   if (!at)
     return Error::config("", shown +

@@ -132,6 +132,8 @@ TEST(RunCli, ABf16KernelWithAFloatCpuReferenceInItsOwnFileBuildsWithoutAWrapper)
   auto plan = run_kblaster({"plan", "--json", repo.path().string()});
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   EXPECT_EQ(nlohmann::json::parse(plan.out)["kernels"][0]["args"][0]["reference_type"], "f32");
+  auto text = run_kblaster({"plan", repo.path().string()});
+  EXPECT_THAT(text.out, HasSubstr("out:bf16[n] out (reference: f32)"));
   auto build =
       run_kblaster({"build", repo.path().string(), "--json", "--cache-dir", cache.path().string()});
   ASSERT_EQ(build.exit_code, 0) << build.err;

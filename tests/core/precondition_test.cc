@@ -35,6 +35,11 @@ TEST(Precondition, TextThatIsNotOneComparisonIsAnError) {
   ASSERT_FALSE(two.ok());
   EXPECT_EQ(two.error().message,
             "`0 < C < 8` has more than one comparison; give each its own entry");
+  // A PR's config controls the text: a long one is quoted in part, not copied whole.
+  const std::string hostile = std::string(100'000, 'C') + " % 4";
+  auto long_one = Precondition::parse(hostile);
+  ASSERT_FALSE(long_one.ok());
+  EXPECT_LT(long_one.error().message.size(), 1'200u) << long_one.error().message.size();
   auto bad = Precondition::parse("C % == 0");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("left of the comparison"), std::string::npos)
