@@ -165,6 +165,8 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
                    << size_label(timed, timed.sizes.front()) << "\n";
   auto ab = compare_once(*gpu.client, timed, flags, session.clock, against);
   if (!ab) return ab.error();
+  if (const std::string how = ab_method_note(*ab); !how.empty())
+    session.progress << "check: " << k.name << " timed " << how << "\n";
   evidence.ab = &*ab;
   decided();
   if (ab->rejected.empty()) row.timing = std::move(*ab);

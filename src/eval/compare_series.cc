@@ -26,7 +26,10 @@ Result<CompareSeries> compare_series(HarnessClient& harness, const KernelSpec& s
       session.progress << counter << "REJECTED: " << r->rejected << "\n";
     } else {
       ++series.tally[verdict_name(r->comparison.verdict)];
-      session.progress << counter << r->comparison.reason << "\n";
+      session.progress << counter << r->comparison.reason;
+      if (const std::string how = ab_method_note(*r); !how.empty())
+        session.progress << "; timed " << how;
+      session.progress << "\n";
     }
     series.runs.push_back(std::move(*r));
     if (i + 1 < repeat && guard.stop_after_run(harness)) {

@@ -19,11 +19,15 @@ constexpr std::size_t kMaxPairsPerContext = 250;
 // Pairs per sample request in a launch-bound A/B.
 constexpr std::size_t kContextBatchPairs = 50;
 
-bool launch_bound(const std::vector<TimingSample>& warmup) {
+// The slower of A's and B's warm-up medians when both are launch-bound (under
+// kHotBelowSeconds); nothing otherwise.
+std::optional<double> launch_bound_time(const std::vector<TimingSample>& warmup) {
   std::vector<double> a, b;
   for (const auto& s : warmup) (s.candidate == 0 ? a : b).push_back(s.gpu_seconds);
-  return !a.empty() && !b.empty() && median_of(a) < kHotBelowSeconds &&
-         median_of(b) < kHotBelowSeconds;
+  if (a.empty() || b.empty()) return std::nullopt;
+  const double slower = std::max(median_of(a), median_of(b));
+  if (slower <= 0 || slower >= kHotBelowSeconds) return std::nullopt;
+  return slower;
 }
 
 // `pairs` interleaved (A, B) pairs, A first when `a_leads`: the order of a sample request.
@@ -51,15 +55,16 @@ void for_each_kept_pair(const std::vector<TimingSample>& samples, ThrottleGate& 
   }
 }
 
-// Takes `pairs` interleaved pairs (the lead alternating per batch) within `seconds`, throttled
-// pairs dropped through `gate`, into `out`. An Error is a candidate's failure while timed.
+// Takes `pairs` interleaved pairs (the lead alternating per request) of hot batches of
+// result.calls each within `seconds`, throttled pairs dropped through `gate`, into `out`. An
+// Error is a candidate's failure while timed.
 Status take_pairs(HarnessClient& harness, std::size_t pairs, double seconds, ThrottleGate& gate,
                   Clock& clock, AbResult& result, AbSamples& out) {
   const double start = clock.now_seconds();
   bool a_leads = true;
   while (out.a_s.size() < pairs && clock.now_seconds() - start < seconds) {
-    auto samples =
-        harness.sample(pair_order(std::min(kContextBatchPairs, pairs - out.a_s.size()), a_leads));
+    auto samples = harness.sample(
+        pair_order(std::min(kContextBatchPairs, pairs - out.a_s.size()), a_leads), result.calls);
     a_leads = !a_leads;
     if (!samples) return samples.error();
     for_each_kept_pair(*samples, gate, result, [&](const TimingSample& a, const TimingSample& b) {
@@ -73,7 +78,8 @@ Status take_pairs(HarnessClient& harness, std::size_t pairs, double seconds, Thr
 }
 
 // The launch-bound A/B: kTimingContexts contexts (the first is the harness as it is, warmed
-// up), each taking its share of the pairs and time; then A's fastest context against B's.
+// up), each taking its share of the pairs of hot batches and of the time; then A's typical fast
+// context against B's.
 Status compare_over_contexts(HarnessClient& harness, const CompareFlags& flags, Clock& clock,
                              const Against& against, AbResult& result) {
   const auto contexts = static_cast<std::size_t>(kTimingContexts);
@@ -86,7 +92,7 @@ Status compare_over_contexts(HarnessClient& harness, const CompareFlags& flags, 
     if (c > 0) {
       KB_TRY(harness.fresh_context());
       KB_TRY(harness.bench_prepare(result.seed, against));
-      if (auto warm = harness.sample({0, 1, 0, 1}); !warm) {
+      if (auto warm = harness.sample({0, 1, 0, 1}, result.calls); !warm) {
         result.rejected = "a candidate failed while timed in CUDA context " +
                           std::to_string(c + 1) + ": " + warm.error().message;
         return Ok{};
@@ -172,7 +178,8 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
     result.rejected = "a candidate failed while timed: " + warmup.error().message;
     return result;
   }
-  if (!result.unheld && launch_bound(*warmup)) {
+  if (const auto seconds = launch_bound_time(*warmup); !result.unheld && seconds) {
+    result.calls = hot_batch_calls(*seconds);
     KB_TRY(compare_over_contexts(harness, flags, clock, against, result));
     if (!result.rejected.empty()) return result;
     return recheck_both(harness, spec, std::move(result));
@@ -207,6 +214,13 @@ Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
   result.samples.b_s.assign(sampler.b_samples().begin(), sampler.b_samples().end());
 
   return recheck_both(harness, spec, std::move(result));
+}
+
+std::string ab_method_note(const AbResult& r) {
+  if (r.unheld) return "unheld (a launcher waits for the GPU: wall time of a call and a sync)";
+  if (r.contexts.empty()) return "";
+  return "hot batches of " + std::to_string(r.calls) + " calls in " +
+         std::to_string(r.contexts.size()) + " CUDA contexts (launch-bound)";
 }
 
 namespace {
@@ -256,11 +270,14 @@ nlohmann::json to_json(const AbResult& r) {
                       {"a_sm_mhz", x.samples.a_sm_mhz},
                       {"b_sm_mhz", x.samples.b_sm_mhz}});
     j["contexts"] = {
-        {"method", "launch-bound: interleaved pairs in " + std::to_string(r.contexts.size()) +
+        {"method", "launch-bound: interleaved pairs of hot batches (" + std::to_string(r.calls) +
+                       " launcher calls back to back, L2 warm, time per call) in " +
+                       std::to_string(r.contexts.size()) +
                        " fresh CUDA contexts (harness processes); the verdict compares A's "
                        "typical fast context with B's (the median of the contexts within 2% of "
                        "the fastest), as a kernel's launch-bound time falls in one of two modes "
                        "about 5% apart per context"},
+        {"calls", r.calls},
         {"a_context", r.a_context},
         {"b_context", r.b_context},
         {"runs", runs}};

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "core/clock.h"
@@ -54,6 +55,11 @@ struct AbResult {
   // Empty for a pair timed in one context.
   std::vector<AbContext> contexts;
   std::size_t a_context = 0, b_context = 0;  // the contexts the verdict used
+  // A launch-bound pair's samples are hot batches of this many calls each (time per call, L2
+  // warm), as bench's hot time: a single 4-us launch is a few ticks of the 32-ns event timer,
+  // which left 12 of 20 identical H200 pairs AMBIGUOUS (bench/results/2026-12-03-h200-rule2.md).
+  // 1 for a pair timed in one context.
+  int calls = 1;
   // Set when a launcher waits for the GPU: both were then timed unheld (wall time of each call
   // and a device synchronize), not behind a held stream.
   bool unheld = false;
@@ -73,6 +79,10 @@ struct AbResult {
 Result<AbResult> compare_once(HarnessClient& harness, const KernelSpec& spec,
                               const CompareFlags& flags, Clock& clock,
                               const Against& against = Against{});
+
+// How a pair was timed when not the usual way (cold, one context, the stream held), for a
+// progress line: "hot batches of 25 calls in 16 CUDA contexts" or "unheld (…)"; empty otherwise.
+std::string ab_method_note(const AbResult& r);
 
 // The result with its verdict's numbers, the recheck and every kept pair ("samples").
 nlohmann::json to_json(const AbResult& r);

@@ -89,6 +89,11 @@ std::string percent(double fraction) {
 
 }  // namespace
 
+int hot_batch_calls(double seconds) {
+  return std::clamp(static_cast<int>(std::ceil(kHotSampleSeconds / std::max(seconds, 1e-9))), 2,
+                    kMaxHotCalls);
+}
+
 Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int candidate,
                             const BenchFlags& flags, const Ceilings& ceilings, Clock& clock) {
   auto plan = plan_kernel(spec);
@@ -121,8 +126,7 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   const double estimate = median_of(warm);
   const bool launch_bound = !m.unheld && estimate > 0 && estimate < kHotBelowSeconds;
   const int contexts = launch_bound ? kTimingContexts : 1;
-  const int calls = std::clamp(
-      static_cast<int>(std::ceil(kHotSampleSeconds / std::max(estimate, 1e-9))), 2, kMaxHotCalls);
+  const int calls = hot_batch_calls(estimate);
   BenchFlags share = flags;  // the stopping rule's time, split between the contexts
   share.stop.max_seconds /= contexts;
   share.stop.min_gpu_seconds /= contexts;

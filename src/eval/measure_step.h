@@ -97,6 +97,11 @@ inline constexpr double kHotBelowSeconds = 20e-6;
 // their median is not one context's outlier.
 inline constexpr int kTimingContexts = 16;
 
+// Launcher calls in one hot batch of a kernel that takes about `seconds` a call: enough for
+// ~100 us of GPU time (hundreds of event-timer ticks), at least 2 and at most 64 (well within
+// the device's queue of pending launches while the stream is held).
+int hot_batch_calls(double seconds);
+
 // Times candidate `candidate` of the loaded objects, which the caller has
 // verified. `harness` must hold the objects (load), or have held them in a
 // harness a candidate brought down since: they are loaded again. Errors are harness

@@ -204,6 +204,24 @@ TEST_F(DeviceTest, ASlowerBIsSlowerInEveryRunWithEveryPairInItsResult) {
   EXPECT_TRUE(testing::is_valid_result(j, "compare", cache));
 }
 
+// Issue 21 B: a launch-bound pair is compared in hot batches over 16 CUDA contexts, and a 10 %
+// slowdown of a ~4.7-us kernel (SPIN_CYCLES) is SLOWER.
+TEST_F(DeviceTest, ALaunchBoundPairIsComparedInHotBatchesOverSixteenContexts) {
+  testing::TempDir cache;
+  auto r =
+      run_kblaster({"compare", "bench/compare_kernels", "--a", "tiny_base", "--b", "tiny_slower_10",
+                    "--repeat", "1", "--json", "--cache-dir", cache.path().string()});
+  keep("compare_tiny_slower_10", r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tally"], (nlohmann::json{{"SLOWER", 1}})) << r.err;
+  const auto& contexts = j["runs"][0]["contexts"];
+  EXPECT_EQ(contexts["runs"].size(), 16u) << r.err;
+  EXPECT_GE(contexts["calls"].get<int>(), 2);
+  EXPECT_THAT(r.err, ::testing::HasSubstr("calls in 16 CUDA contexts (launch-bound)"));
+  EXPECT_TRUE(testing::is_valid_result(j, "compare", cache));
+}
+
 // Issue 22, point 9: kernels that share a reference object share its outputs. A against itself
 // is the simplest such pair: B's 3 seeds x 2 sizes are A's, reused in the one harness.
 TEST_F(DeviceTest, TheSameReferenceRunsOnceForBothSidesOfACompare) {
