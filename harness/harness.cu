@@ -33,11 +33,19 @@ nlohmann::json Harness::load(const nlohmann::json& request) {
     candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
   warmed_.assign(candidates_.size(), false);
   const auto& ref = request.value("reference", nlohmann::json());
-  if (!ref.is_null()) {
+  if (!ref.is_null() && ref.at("kind") == "python") {
+    // A PyTorch module: its worker starts at the first reference run.
+    reference_.emplace(Reference{ReferenceKind::python, std::nullopt,
+                                 std::make_unique<PythonReference>(
+                                     ref.at("object").get<std::string>(),
+                                     ref.at("class").get<std::string>(), python_interpreter())});
+    reference_key_ = ref.dump();
+  } else if (!ref.is_null()) {
     const bool cpu = ref.at("kind") == "cpu";
     reference_.emplace(Reference{cpu ? ReferenceKind::cpu : ReferenceKind::gpu,
                                  LoadedObject(ref.at("object").get<std::string>(),
-                                              cpu ? "kblaster_reference" : "kblaster_entry")});
+                                              cpu ? "kblaster_reference" : "kblaster_entry"),
+                                 nullptr});
     // Objects are named by the hash of what built them, so the path names the build.
     reference_key_ = ref.dump();
   }
@@ -54,7 +62,7 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!args[i].is_buffer || args[i].init.kind != Distribution::Kind::generator) continue;
     void* fn = reference_ && reference_->kind == ReferenceKind::cpu
-                   ? reference_->object.find("kblaster_init_" + args[i].name)
+                   ? reference_->object->find("kblaster_init_" + args[i].name)
                    : nullptr;
     if (!fn)
       throw HarnessFailure("setup: `" + args[i].name +
@@ -157,13 +165,17 @@ OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
     return w.read_outputs(rig_->stream());
   }
   if (!reference_) throw HarnessFailure("verify against the reference, but none was loaded");
+  if (reference_->kind == ReferenceKind::python) {
+    w.prepare_cpu_reference();  // host copies, converted to the reference's types
+    return w.python_reference_outputs(*reference_->python);
+  }
   if (reference_->kind == ReferenceKind::cpu) {
-    auto fn = reinterpret_cast<ReferenceFn>(reference_->object.symbol());
+    auto fn = reinterpret_cast<ReferenceFn>(reference_->object->symbol());
     if (int rc = fn(w.prepare_cpu_reference()); rc != 0)
       throw HarnessFailure("the CPU reference returned " + std::to_string(rc));
     return w.cpu_reference_outputs();
   }
-  auto fn = reinterpret_cast<EntryFn>(reference_->object.symbol());
+  auto fn = reinterpret_cast<EntryFn>(reference_->object->symbol());
   LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA, {}, Hold::no);
   if (t.entry_status != 0)
     throw HarnessFailure(std::string("the GPU reference failed: ") +

@@ -13,6 +13,7 @@
 #include "launch_rig.h"
 #include "loaded_object.h"
 #include "output_check.h"
+#include "python_reference.h"
 #include "reference_memo.h"
 #include "workload.h"
 
@@ -44,10 +45,11 @@ class Harness {
   const std::string& sticky_error() const { return sticky_error_; }
 
  private:
-  enum class ReferenceKind { cpu, gpu };
+  enum class ReferenceKind { cpu, gpu, python };
   struct Reference {
     ReferenceKind kind;
-    LoadedObject object;
+    std::optional<LoadedObject> object;       // cpu and gpu
+    std::unique_ptr<PythonReference> python;  // python
   };
 
   Workload& workload();

@@ -43,6 +43,13 @@ std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
       a.is_buffer = j.contains("elements");
       if (a.is_buffer) {
         a.elements = j.at("elements").get<std::size_t>();
+        a.dims = j.value("dims", std::vector<std::int64_t>{static_cast<std::int64_t>(a.elements)});
+        std::size_t product = 1;
+        for (auto d : a.dims) product *= d < 0 ? 0 : static_cast<std::size_t>(d);
+        if (product != a.elements || a.dims.empty())
+          throw HarnessFailure("setup: argument `" + a.name +
+                               "`: its dims do not multiply to its " + std::to_string(a.elements) +
+                               " elements");
         a.role = parse_role(j.value("role", "in"));
         if (j.contains("init")) a.init = parse_init(j.at("init"));
         a.reference_type = a.type;
@@ -262,6 +269,31 @@ void** Workload::prepare_cpu_reference() {
     }
   }
   return cpu_reference_args_.data();
+}
+
+OutputSnapshot Workload::python_reference_outputs(PythonReference& reference) {
+  std::vector<PythonReference::Tensor> inputs, outputs;
+  std::vector<std::size_t> written;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    const ArgDesc& a = args_[i];
+    if (!a.is_buffer || !a.to_reference) continue;
+    if (a.is_input()) inputs.push_back({a.name, a.reference_type, a.dims, &slots_[i].host});
+    if (a.is_output()) {
+      outputs.push_back({a.name, a.reference_type, a.dims, nullptr});
+      written.push_back(i);
+    }
+  }
+  auto results = reference.run(inputs, outputs);
+  // Copied into place: the CPU reference's argument vector points at these bytes.
+  for (std::size_t k = 0; k < written.size(); ++k) {
+    std::vector<unsigned char>& host = slots_[written[k]].host;
+    if (results[k].size() != host.size())
+      throw HarnessFailure("the PyTorch reference's `" + args_[written[k]].name + "` has " +
+                           std::to_string(results[k].size()) + " bytes, not " +
+                           std::to_string(host.size()));
+    std::copy(results[k].begin(), results[k].end(), host.begin());
+  }
+  return cpu_reference_outputs();
 }
 
 OutputSnapshot Workload::cpu_reference_outputs() const {

@@ -15,6 +15,7 @@
 #include "element_type.h"
 #include "guard_scan.h"
 #include "guarded_buffer.h"
+#include "python_reference.h"
 #include "random_fill.h"
 #include "verdict.h"
 
@@ -28,6 +29,7 @@ struct ArgDesc {
   Role role = Role::in;
   bool is_buffer = false;
   std::size_t elements = 0;
+  std::vector<std::int64_t> dims;  // the tensor's dimensions (a PyTorch reference's); {elements}
   Distribution init;
   double value = 0.0;  // scalars
   bool to_reference = true;
@@ -98,6 +100,11 @@ class Workload {
   // outputs start poisoned. After the call, cpu_reference_outputs() holds them.
   void** prepare_cpu_reference();
   OutputSnapshot cpu_reference_outputs() const;
+  // After prepare_cpu_reference: runs `reference` on the host inputs (buffers in and inout, in
+  // argument order, of their reference types and dims) into the host outputs (out and inout),
+  // and returns them as cpu_reference_outputs does. Scalars are not passed: a module's sizes are
+  // its tensors' shapes.
+  OutputSnapshot python_reference_outputs(PythonReference& reference);
 
  private:
   // Enqueues every guard's canary upload on `stream`.

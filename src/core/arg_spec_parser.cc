@@ -83,9 +83,19 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     arg.reference_type = *rt;
   }
 
-  auto shape = f.expression("shape");
+  auto shape = f.expression_list("shape");
   if (!shape) return shape.error();
-  if (*shape) arg.shape = std::move(**shape);
+  if (shape->size() == 1) {
+    arg.shape = std::move(shape->front());
+  } else if (!shape->empty()) {
+    // The element count is the product of the dimensions, each in parentheses.
+    std::string product;
+    for (const auto& d : *shape) product += (product.empty() ? "(" : "*(") + d.text() + ")";
+    auto count = ShapeExpr::parse(product);
+    if (!count) return f.error_at("shape", count.error().message);
+    arg.shape = std::move(*count);
+    arg.dims = std::move(*shape);
+  }
   auto role = f.string("role");
   if (!role) return role.error();
   if (role->has_value()) {

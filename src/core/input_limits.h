@@ -17,6 +17,9 @@ inline constexpr std::size_t kMaxKernelNameLength = 64;
 // Characters in a `shape` or `flops` expression; it also bounds the depth of the
 // expression tree that evaluation walks.
 inline constexpr std::size_t kMaxExpressionLength = 1024;
+// Dimensions of a buffer declared as a list (`shape = ["B", "C", "H", "W"]`), as PyTorch's own
+// tensors have at most a few more.
+inline constexpr std::size_t kMaxDimensions = 8;
 // Parentheses and unary minuses nested inside one another in an expression.
 inline constexpr std::size_t kMaxExpressionDepth = 64;
 // Characters in one `[project].kernel_specs` glob.

@@ -57,8 +57,8 @@ Status check_constants(const TomlFields& f, const KernelSpec& spec) {
   return Ok{};
 }
 
-// `reference_type` converts a buffer for a CPU reference, which takes host copies; a GPU
-// reference or the base revision is handed the kernel's own device buffers.
+// `reference_type` converts a buffer for a CPU or PyTorch reference, which take host copies; a
+// GPU reference or the base revision is handed the kernel's own device buffers.
 Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& a = spec.args[i];
@@ -76,11 +76,12 @@ Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
       return Error::config(a.where.str(), context +
                                               "only buffers are converted for the "
                                               "reference; a scalar is passed as it is");
-    if (spec.reference.kind != ReferenceSpec::Kind::cpu)
+    if (spec.reference.kind != ReferenceSpec::Kind::cpu &&
+        spec.reference.kind != ReferenceSpec::Kind::python)
       return Error::config(
           a.where.str(),
           context +
-              "needs a CPU reference, which takes host copies it can convert; this "
+              "needs a CPU or PyTorch reference, which take host copies it can convert; this "
               "kernel's reference " +
               (spec.reference.kind == ReferenceSpec::Kind::gpu
                    ? std::string("runs on the GPU (reference_on = \"cpu\" if it does not)")

@@ -22,6 +22,8 @@ const char* reference_kind_name(ReferenceSpec::Kind k) {
       return "gpu";
     case ReferenceSpec::Kind::base_revision:
       return "base_revision";
+    case ReferenceSpec::Kind::python:
+      return "python";
   }
   return "?";
 }

@@ -45,7 +45,10 @@ struct ArgSpec {
   std::string name;
   DType type = DType::f32;
   ArgRole role = ArgRole::in;
-  std::optional<ShapeExpr> shape;     // element count; present for buffers only
+  std::optional<ShapeExpr> shape;  // element count; present for buffers only
+  // The tensor's dimensions when `shape` was written as a list (`shape = ["M", "K"]`): what a
+  // PyTorch reference is handed; `shape` is then their product. Empty: one dimension.
+  std::vector<ShapeExpr> dims;
   InitDist init;                      // buffers with role in/inout
   std::optional<double> value;        // a scalar fixed for every size
   std::vector<std::int64_t> tunable;  // a scalar the search may set; first is the default
@@ -65,9 +68,10 @@ struct ReferenceSpec {
     cpu,            // a host function in .c/.cc/.cpp with the launcher's parameters
     gpu,            // a trusted launcher in a .cu file
     base_revision,  // the kernel's own source at the base revision
+    python,  // a PyTorch module's class in a .py file, run by a Python worker the harness starts
   } kind = Kind::base_revision;
   std::string path;      // empty for base_revision
-  std::string function;  // may be namespace-qualified
+  std::string function;  // may be namespace-qualified; python: the module's class
 };
 const char* reference_kind_name(ReferenceSpec::Kind k);
 

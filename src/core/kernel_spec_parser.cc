@@ -30,6 +30,26 @@ Result<std::string> existing_path(const TomlFields& f, const std::string& key,
   return *path;
 }
 
+// "ref.py:Model": a PyTorch module's class, which the harness's Python worker runs wherever
+// torch puts it, so `reference_on` does not apply.
+Result<ReferenceSpec> parse_python_reference(const TomlFields& f, const SourceTree& tree,
+                                             const std::string& path,
+                                             const std::string& class_name) {
+  if (!is_identifier(class_name))
+    return f.error_at("reference", "`" + class_name +
+                                       "` is not a Python class name (letters, digits and _): "
+                                       "say \"file.py:Model\"");
+  auto on = f.string("reference_on");
+  if (!on) return on.error();
+  if (*on)
+    return f.error_at("reference_on", "`" + path +
+                                          "` is a PyTorch module, which runs where torch puts "
+                                          "its tensors; remove reference_on");
+  auto resolved = existing_path(f, "reference", path, tree, false);
+  if (!resolved) return resolved.error();
+  return ReferenceSpec{ReferenceSpec::Kind::python, *resolved, class_name};
+}
+
 Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tree) {
   auto text = f.string("reference");
   if (!text) return text.error();
@@ -44,11 +64,13 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   ReferenceSpec ref;
   const std::string ext =
       path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
+  if (ext == ".py") return parse_python_reference(f, tree, path, function);
   const bool host_file = ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx";
   if (!host_file && ext != ".cu")
     return f.error_at("reference", "`" + path +
-                                       "` must be a .c/.cc/.cpp/.cxx file (CPU reference) or a "
-                                       ".cu file (a CPU or GPU reference)");
+                                       "` must be a .c/.cc/.cpp/.cxx file (CPU reference), a "
+                                       ".cu file (a CPU or GPU reference) or a .py file (a "
+                                       "PyTorch module)");
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
   ref.path = *resolved;

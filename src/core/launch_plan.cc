@@ -59,7 +59,13 @@ Result<SizePlan> plan_size(const KernelSpec& spec,
     if (*count < 0)
       return Error::config("", "shape of `" + arg.name + "` (`" + arg.shape->text() +
                                    "`) is negative: " + std::to_string(*count));
-    BufferPlan buffer{arg.name, arg.type, arg.role, *count, 0};
+    BufferPlan buffer{arg.name, arg.type, arg.role, *count, 0, {}};
+    for (const auto& d : arg.dims) {
+      auto extent = d.evaluate(plan.scalars);
+      if (!extent)
+        return Error::config("", "shape of `" + arg.name + "`: " + extent.error().message);
+      buffer.dims.push_back(*extent);
+    }
     if (__builtin_mul_overflow(*count, static_cast<std::int64_t>(dtype_size(arg.type)),
                                &buffer.bytes))
       return Error::config("", "`" + arg.name + "` is larger than 2^63 bytes");

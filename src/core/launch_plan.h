@@ -19,6 +19,7 @@ struct BufferPlan {
   ArgRole role = ArgRole::in;
   std::int64_t elements = 0;
   std::int64_t bytes = 0;
+  std::vector<std::int64_t> dims;  // the declared dimensions' values; empty: one, `elements`
 };
 
 struct SizePlan {

@@ -12,7 +12,10 @@ std::string describe_arg(const ArgSpec& a) {
   std::ostringstream s;
   s << a.name << ":" << dtype_name(a.type);
   if (a.is_buffer()) {
-    s << "[" << a.shape->text() << "] " << role_name(a.role);
+    s << "[";
+    if (a.dims.empty()) s << a.shape->text();
+    for (std::size_t i = 0; i < a.dims.size(); ++i) s << (i ? ", " : "") << a.dims[i].text();
+    s << "] " << role_name(a.role);
     if (a.init.kind == InitDist::Kind::generator) s << " from " << a.init.text;
     if (a.reference_type) s << " (reference: " << dtype_name(*a.reference_type) << ")";
   } else if (a.value)
@@ -24,6 +27,8 @@ std::string describe_arg(const ArgSpec& a) {
 
 std::string describe_reference(const ReferenceSpec& r) {
   if (r.kind == ReferenceSpec::Kind::base_revision) return "the base revision";
+  if (r.kind == ReferenceSpec::Kind::python)
+    return "PyTorch module " + r.path + ":" + r.function + " (run by the harness's Python worker)";
   return std::string(reference_kind_name(r.kind)) + " " + r.path + ":" + r.function;
 }
 

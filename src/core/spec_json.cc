@@ -8,6 +8,10 @@ json to_json(const ArgSpec& arg) {
   json j = {{"name", arg.name}, {"type", dtype_name(arg.type)}, {"role", role_name(arg.role)}};
   if (arg.is_buffer()) {
     j["shape"] = arg.shape->text();
+    if (!arg.dims.empty()) {
+      j["dims"] = json::array();
+      for (const auto& d : arg.dims) j["dims"].push_back(d.text());
+    }
     if (arg.is_read()) j["init"] = arg.init.text;
   }
   if (arg.value) j["value"] = *arg.value;

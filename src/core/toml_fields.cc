@@ -122,6 +122,41 @@ Result<std::optional<ShapeExpr>> TomlFields::expression(const std::string& key) 
   return std::optional<ShapeExpr>(std::move(*expr));
 }
 
+Result<std::vector<ShapeExpr>> TomlFields::expression_list(const std::string& key) const {
+  const toml::node* n = table_.get(key);
+  std::vector<ShapeExpr> out;
+  if (!n) return out;
+  const toml::array* arr = n->as_array();
+  if (!arr) {
+    auto one = expression(key);
+    if (!one) return one.error();
+    out.push_back(std::move(**one));
+    return out;
+  }
+  if (arr->empty()) return error_at(key, "expected at least one dimension, got []");
+  if (arr->size() > kMaxDimensions)
+    return error_at(key, std::to_string(arr->size()) + " dimensions; at most " +
+                             std::to_string(kMaxDimensions) + " are accepted");
+  for (std::size_t i = 0; i < arr->size(); ++i) {
+    const toml::node& item = *arr->get(i);
+    std::string text;
+    if (item.is_integer())
+      text = std::to_string(item.as_integer()->get());
+    else if (item.is_string())
+      text = item.as_string()->get();
+    else
+      return error_at(key, "[" + std::to_string(i) + "]: expected an integer expression, got " +
+                               toml_type_name(item));
+    auto expr = ShapeExpr::parse(text);
+    if (!expr)
+      return error_at(key, "[" + std::to_string(i) +
+                               "]: " + quote_input(text, kMaxExpressionLength) + ": " +
+                               expr.error().message + " at " + expr.error().where);
+    out.push_back(std::move(*expr));
+  }
+  return out;
+}
+
 Result<std::vector<std::string>> TomlFields::string_list(const std::string& key) const {
   const toml::node* n = table_.get(key);
   if (!n) return std::vector<std::string>{};

@@ -36,6 +36,9 @@ class TomlFields {
   // An integer expression (ShapeExpr): an integer, or a string such as "N*C";
   // absent -> nullopt. A parse error names where in the text it failed.
   Result<std::optional<ShapeExpr>> expression(const std::string& key) const;
+  // One expression as above, or an array of them (a tensor's dimensions, at most
+  // kMaxDimensions); absent -> {}.
+  Result<std::vector<ShapeExpr>> expression_list(const std::string& key) const;
 
   // An error located at `key`'s value (or at the table when `key` is absent).
   Error error_at(const std::string& key, const std::string& message) const;

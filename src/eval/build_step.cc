@@ -4,6 +4,7 @@
 
 #include "core/units.h"
 #include "gpu/compiler.h"
+#include "gpu/python_module_stage.h"
 
 namespace kblaster {
 namespace {
@@ -48,7 +49,10 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
   if (b.reference) {
     const BuildResult& ref = *b.reference;
     p << "; reference ";
-    if (ref.outcome == BuildOutcome::built)
+    if (b.spec->reference.kind == ReferenceSpec::Kind::python && ref.ok())
+      p << "PyTorch module " << b.spec->reference.path << ":" << b.spec->reference.function
+        << " (run by the harness's Python worker)";
+    else if (ref.outcome == BuildOutcome::built)
       p << "built in " << format_seconds(ref.seconds);
     else if (ref.outcome == BuildOutcome::cache_hit)
       p << "cache hit";
@@ -62,9 +66,15 @@ void print_progress(Session& session, std::size_t index, std::size_t total, cons
 
 std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
   if (!b.reference || !b.reference->ok()) return std::nullopt;
-  const bool cpu = b.spec->reference.kind == ReferenceSpec::Kind::cpu;
-  return ReferenceObject{cpu ? ReferenceObject::Kind::cpu : ReferenceObject::Kind::gpu,
-                         b.reference->object.string()};
+  switch (b.spec->reference.kind) {
+    case ReferenceSpec::Kind::cpu:
+      return ReferenceObject{ReferenceObject::Kind::cpu, b.reference->object.string(), ""};
+    case ReferenceSpec::Kind::python:
+      return ReferenceObject{ReferenceObject::Kind::python, b.reference->object.string(),
+                             b.spec->reference.function};
+    default:
+      return ReferenceObject{ReferenceObject::Kind::gpu, b.reference->object.string(), ""};
+  }
 }
 
 Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flags,
@@ -90,7 +100,12 @@ Result<BuildReport> build_kernels(const LoadedRepo& repo, const BuildFlags& flag
     if (!result) return result.error();
     KernelBuild b{spec, std::move(*result), std::nullopt};
     if (references == ReferenceBuilds::build && b.result.ok() &&
-        spec->reference.kind != ReferenceSpec::Kind::base_revision) {
+        spec->reference.kind == ReferenceSpec::Kind::python) {
+      auto staged = stage_python_module(*spec, repo.root, report.cache_dir);
+      if (!staged) return staged.error();
+      b.reference = std::move(*staged);
+    } else if (references == ReferenceBuilds::build && b.result.ok() &&
+               spec->reference.kind != ReferenceSpec::Kind::base_revision) {
       BuildRequest ref_request = request;
       ref_request.shim = spec->reference.kind == ReferenceSpec::Kind::cpu ? ShimKind::cpu_reference
                                                                           : ShimKind::candidate;

@@ -53,7 +53,9 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
         {"name", a.name}, {"type", dtype_name(a.type)}, {"to_reference", a.tunable.empty()}};
     if (a.is_buffer()) {
       j["role"] = role_name(a.role);
-      j["elements"] = size.buffers.at(buffer++).elements;
+      const BufferPlan& b = size.buffers.at(buffer++);
+      j["elements"] = b.elements;
+      if (!b.dims.empty()) j["dims"] = b.dims;
       j["init"] =
           a.init.kind == InitDist::Kind::generator
               ? nlohmann::json{{"kind", "generator"}}
@@ -133,9 +135,14 @@ Result<HarnessDevice> HarnessClient::hello() {
 Status HarnessClient::load(const std::vector<std::string>& candidates,
                            const std::optional<ReferenceObject>& reference) {
   nlohmann::json request = {{"op", "load"}, {"candidates", candidates}, {"reference", nullptr}};
-  if (reference)
-    request["reference"] = {{"kind", reference->kind == ReferenceObject::Kind::cpu ? "cpu" : "gpu"},
+  if (reference) {
+    const ReferenceObject::Kind k = reference->kind;
+    request["reference"] = {{"kind", k == ReferenceObject::Kind::cpu   ? "cpu"
+                                     : k == ReferenceObject::Kind::gpu ? "gpu"
+                                                                       : "python"},
                             {"object", reference->object}};
+    if (k == ReferenceObject::Kind::python) request["reference"]["class"] = reference->class_name;
+  }
   return send_load(request);
 }
 

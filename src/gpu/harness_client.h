@@ -54,9 +54,12 @@ struct TimingSample {
 };
 
 // The reference the harness loads beside the candidates.
+// The reference a harness loads: a built object (cpu, gpu), or a staged PyTorch module (python:
+// `object` is the .py file, `class_name` its module class) that the harness's Python worker runs.
 struct ReferenceObject {
-  enum class Kind { cpu, gpu } kind = Kind::cpu;
+  enum class Kind { cpu, gpu, python } kind = Kind::cpu;
   std::string object;
+  std::string class_name;  // python only
 };
 
 // Against what a candidate's output is checked: the loaded reference, or the

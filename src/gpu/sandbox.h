@@ -46,7 +46,8 @@ struct SandboxPolicy {
                                         "CUDA_DEVICE_ORDER",
                                         "LD_LIBRARY_PATH",
                                         "NVIDIA_VISIBLE_DEVICES",
-                                        "NVIDIA_DRIVER_CAPABILITIES"};
+                                        "NVIDIA_DRIVER_CAPABILITIES",
+                                        "KBLASTER_PYTHON"};  // a PyTorch reference's interpreter
   // "NAME=VALUE" entries set after filtering (replacing a passed-through NAME),
   // such as TMPDIR; names that look like secrets are dropped here too.
   std::vector<std::string> env_set;

@@ -180,6 +180,36 @@ TEST(RunCli, AnInputGeneratorInTheReferencesFileIsBuiltWithIt) {
                                      "in the reference's file, which needs a CPU reference"));
 }
 
+// A PyTorch reference is not compiled: its module is staged in the cache under the hash of its
+// bytes, so an edited module is a new reference object (and the harness's memo a new key).
+TEST(RunCli, APyTorchModuleReferenceIsStagedByItsContent) {
+  testing::TempDir cache, repo;
+  const auto fixture = testing::source_dir() / "tests/fixtures/torch_reference";
+  for (const char* f : {"kblaster.toml", "kernels.cu", "ref.py"})
+    repo.write(f, testing::read_text(fixture / f));
+  auto build = [&] {
+    return run_kblaster({"build", repo.path().string(), "--kernel", "scale_add", "--json",
+                         "--cache-dir", cache.path().string()});
+  };
+  auto first = build();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_THAT(first.err, HasSubstr("reference PyTorch module ref.py:ScaleAdd (run by the "
+                                   "harness's Python worker)"));
+  const auto ref = nlohmann::json::parse(first.out)["builds"]["kernels"][0]["reference"];
+  EXPECT_EQ(ref["outcome"], "built");
+  const std::filesystem::path staged = ref["object"].get<std::string>();
+  EXPECT_EQ(staged.extension(), ".py");
+  EXPECT_EQ(testing::read_text(staged), testing::read_text(fixture / "ref.py"));
+  EXPECT_EQ(nlohmann::json::parse(build().out)["builds"]["kernels"][0]["reference"]["object"],
+            staged.string())
+      << "the same module: the same object";
+
+  repo.write("ref.py", testing::read_text(fixture / "ref.py") + "# edited\n");
+  const auto edited = nlohmann::json::parse(build().out)["builds"]["kernels"][0]["reference"];
+  EXPECT_EQ(edited["outcome"], "built");
+  EXPECT_NE(edited["object"], staged.string());
+}
+
 TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   const DeviceInfo device = CudaDriverProbe().probe();
   if (device.present) GTEST_SKIP() << "a CUDA device is present: " << device.name;

@@ -235,6 +235,31 @@ TEST_F(DeviceTest, TheSameReferenceRunsOnceForBothSidesOfACompare) {
   EXPECT_THAT(r.err, ::testing::HasSubstr(", reused 6 time(s)"));
 }
 
+// Issue 22, PyTorch references: kernels checked against modules in ref.py, run by the harness's
+// Python worker with the GPU machine's real torch: two pass at every size, and one that computes
+// 2x - y where the module says 2x + y fails as a wrong result.
+TEST_F(DeviceTest, KernelsAreVerifiedAgainstPyTorchModules) {
+  testing::TempDir cache;
+  auto r = run_kblaster(
+      {"verify", "--json", "tests/fixtures/torch_reference", "--cache-dir", cache.path().string()});
+  keep("verify_torch_reference", r);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 3u) << r.err;
+  for (const auto& k : j["kernels"]) {
+    if (k["name"] == "scale_sub_wrong") {
+      EXPECT_EQ(k["status"], "failed") << k.dump(2);
+      EXPECT_EQ(k["sizes"][0]["reason"], "wrong_result") << k.dump(2);
+    } else {
+      EXPECT_EQ(k["status"], "passed") << k.dump(2);
+      EXPECT_EQ(k["sizes"].size(), 2u);
+    }
+  }
+  // 3 seeds at each size: 2 + 2 + 1 sizes, and the wrong kernel's first seed only.
+  EXPECT_THAT(r.err, ::testing::HasSubstr("references: ran "));
+  EXPECT_TRUE(testing::is_valid_result(j, "verify", cache));
+}
+
 // Issue 22, point 2: a bf16 kernel verifies against the float CPU reference in its own file,
 // its inputs converted to float for the reference and the reference's output back to bf16.
 TEST_F(DeviceTest, ABf16KernelVerifiesAgainstTheFloatReferenceInItsOwnFile) {

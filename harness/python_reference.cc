@@ -1,0 +1,213 @@
+#include "python_reference.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cuda_check.h"
+#include "python_reference_worker.h"
+
+namespace kblaster::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Element type names as the worker's TYPES table spells them (the spec's).
+const char* type_name(ElementType t) {
+  switch (t) {
+    case ElementType::f64:
+      return "f64";
+    case ElementType::f32:
+      return "f32";
+    case ElementType::f16:
+      return "f16";
+    case ElementType::bf16:
+      return "bf16";
+    case ElementType::i64:
+      return "i64";
+    case ElementType::i32:
+      return "i32";
+    case ElementType::i16:
+      return "i16";
+    case ElementType::i8:
+      return "i8";
+    case ElementType::u8:
+      return "u8";
+    case ElementType::boolean:
+      return "bool";
+  }
+  return "?";
+}
+
+std::size_t element_count(const std::vector<std::int64_t>& dims) {
+  std::size_t n = 1;
+  for (auto d : dims) n *= static_cast<std::size_t>(d);
+  return n;
+}
+
+void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f.flush())
+    throw HarnessFailure("cannot write a PyTorch reference's input to " + path.string() + ": " +
+                         std::strerror(errno));
+}
+
+}  // namespace
+
+std::string python_interpreter() {
+  const char* set = std::getenv("KBLASTER_PYTHON");
+  return set && *set ? set : "python3";
+}
+
+PythonReference::PythonReference(std::string module, std::string class_name, std::string python)
+    : module_(std::move(module)), class_name_(std::move(class_name)), python_(std::move(python)) {}
+
+PythonReference::~PythonReference() {
+  if (to_worker_ >= 0) ::close(to_worker_);
+  if (from_worker_ >= 0) ::close(from_worker_);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+}
+
+void PythonReference::fail(const std::string& why) const {
+  throw HarnessFailure("the PyTorch reference " + module_ + ":" + class_name_ + ": " + why);
+}
+
+void PythonReference::start() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ =
+      (tmp && *tmp ? std::string(tmp) : std::string("/tmp")) + "/kblaster-pyref-XXXXXX";
+  if (!::mkdtemp(templ.data()))
+    fail(std::string("cannot create its directory: ") + std::strerror(errno));
+  dir_ = templ;
+  const std::string script = dir_ + "/python_reference_worker.py";
+  {
+    std::ofstream f(script, std::ios::trunc);
+    f << kPythonReferenceWorker;
+    if (!f.flush()) fail("cannot write its worker script to " + script);
+  }
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+    fail(std::string("pipe: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) fail(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Only async-signal-safe calls until exec. Killed with the harness, whatever kills it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::syscall(SYS_close_range, 3U, ~0U, 0U);
+    const char* argv[] = {python_.c_str(), "-B", script.c_str(), nullptr};
+    ::execvp(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  pid_ = pid;
+  to_worker_ = in[1];
+  from_worker_ = out[0];
+  ::signal(SIGPIPE, SIG_IGN);  // a worker that died shows as EPIPE, then as its exit status
+}
+
+std::string PythonReference::request(const std::string& line) {
+  const std::string msg = line + "\n";
+  for (std::size_t sent = 0; sent < msg.size();) {
+    const ssize_t n = ::write(to_worker_, msg.data() + sent, msg.size() - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the worker is gone: its exit status says more below
+    sent += static_cast<std::size_t>(n);
+  }
+  for (;;) {
+    if (auto nl = pending_.find('\n'); nl != std::string::npos) {
+      std::string answer = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      return answer;
+    }
+    char buf[65536];
+    const ssize_t n = ::read(from_worker_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n > 0) {
+      pending_.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    const std::string how = WIFEXITED(status) && WEXITSTATUS(status) == 127
+                                ? "could not be started (is `" + python_ + "` in PATH?)"
+                            : WIFEXITED(status)
+                                ? "ended with exit status " + std::to_string(WEXITSTATUS(status))
+                                : "was killed by signal " + std::to_string(WTERMSIG(status));
+    fail("its Python worker " + how + " (its stderr is the harness's)");
+  }
+}
+
+std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<Tensor>& inputs,
+                                                             const std::vector<Tensor>& outputs) {
+  if (pid_ < 0 && dir_.empty()) start();
+  if (pid_ < 0) fail("its Python worker ended earlier");
+  nlohmann::json req = {{"op", "run"},
+                        {"module", module_},
+                        {"class", class_name_},
+                        {"inputs", nlohmann::json::array()},
+                        {"outputs", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& t = inputs[i];
+    const std::string file = dir_ + "/in" + std::to_string(i) + ".bin";
+    write_bytes(file, *t.bytes);
+    req["inputs"].push_back(
+        {{"name", t.name}, {"file", file}, {"type", type_name(t.type)}, {"dims", t.dims}});
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& t = outputs[i];
+    req["outputs"].push_back({{"name", t.name},
+                              {"file", dir_ + "/out" + std::to_string(i) + ".bin"},
+                              {"type", type_name(t.type)},
+                              {"dims", t.dims}});
+  }
+  const std::string line = request(req.dump());
+  const auto answer = nlohmann::json::parse(line, nullptr, false);
+  if (answer.is_discarded() || !answer.is_object())
+    fail("its Python worker answered something that is not JSON: " + line.substr(0, 200));
+  // The module's own words, which a pull request controls: kept to a few lines.
+  if (!answer.value("ok", false))
+    fail(answer.value("error", std::string("failed, saying nothing")).substr(0, 1000));
+  runtime_ = answer.value("runtime", std::string());
+  std::vector<std::vector<unsigned char>> result;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& t = outputs[i];
+    const std::string file = req["outputs"][i]["file"];
+    std::ifstream f(file, std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)),
+                                     std::istreambuf_iterator<char>());
+    const std::size_t want = element_count(t.dims) * element_size(t.type);
+    if (bytes.size() != want)
+      fail("its output `" + t.name + "` came back with " + std::to_string(bytes.size()) +
+           " bytes, not " + std::to_string(want));
+    result.push_back(std::move(bytes));
+  }
+  for (const auto& entry : fs::directory_iterator(dir_))
+    if (entry.path().extension() == ".bin") fs::remove(entry.path());
+  return result;
+}
+
+}  // namespace kblaster::harness

@@ -1,0 +1,62 @@
+// A PyTorch reference (`reference = "ref.py:Model"`), run by a Python worker process that this
+// object starts on first use and ends when destroyed: python_reference_worker.py, written into a
+// private directory together with every exchanged tensor. The worker builds the module's class
+// once (`Model(*get_init_inputs())`, seeded) and answers one JSON line per call of forward.
+// Nothing from Python is loaded into this process; the worker is this process's child, so it
+// runs in the harness's sandbox (its network namespace, no new privileges, filtered environment)
+// and is killed if the harness dies.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "element_type.h"
+
+namespace kblaster::harness {
+
+class PythonReference {
+ public:
+  // One tensor as forward sees it: the buffer's reference type and dimensions.
+  struct Tensor {
+    std::string name;
+    ElementType type = ElementType::f32;
+    std::vector<std::int64_t> dims;
+    const std::vector<unsigned char>* bytes = nullptr;  // an input's bytes; null for an output
+  };
+
+  // `module`: the staged .py file; `class_name`: its module class. `python`: the interpreter,
+  // looked up in PATH (KBLASTER_PYTHON, else "python3"). Starts nothing yet.
+  PythonReference(std::string module, std::string class_name, std::string python);
+  PythonReference(const PythonReference&) = delete;
+  PythonReference& operator=(const PythonReference&) = delete;
+  // Ends the worker (SIGKILL after its stdin closes) and removes the private directory.
+  ~PythonReference();
+
+  // forward(*inputs), its results written as `outputs` declare: one byte vector each, of the
+  // output's type and element count. Throws HarnessFailure naming the module and the worker's
+  // error (a Python exception, an output of the wrong count or size, a worker that ended).
+  std::vector<std::vector<unsigned char>> run(const std::vector<Tensor>& inputs,
+                                              const std::vector<Tensor>& outputs);
+
+  // What the worker reported at its first call: "torch 2.5.1 on cuda".
+  const std::string& runtime() const { return runtime_; }
+
+ private:
+  void start();
+  std::string request(const std::string& line);  // one line out, one line back
+  [[noreturn]] void fail(const std::string& why) const;
+
+  std::string module_, class_name_, python_, runtime_;
+  std::string dir_;  // the private directory; empty until started
+  pid_t pid_ = -1;
+  int to_worker_ = -1, from_worker_ = -1;
+  std::string pending_;  // bytes read past the last answer's newline
+};
+
+// The interpreter the harness runs references with: $KBLASTER_PYTHON, else "python3".
+std::string python_interpreter();
+
+}  // namespace kblaster::harness

@@ -1,0 +1,125 @@
+"""kblaster's PyTorch reference worker (docs/harness-protocol.md, "PyTorch references").
+
+The harness starts it in its own sandbox and sends one JSON request per line on stdin:
+
+  {"op": "run", "module": PATH, "class": NAME,
+   "inputs":  [{"name", "file", "type", "dims"}, ...],
+   "outputs": [{"name", "file", "type", "dims"}, ...]}
+
+It builds NAME from the module at PATH once (Model(*get_init_inputs()) after
+torch.manual_seed(0), moved to CUDA when torch has it, in eval mode), reads each input's raw
+bytes, calls forward(*inputs) under torch.no_grad(), and writes each returned tensor's bytes,
+converted to the output's type, to its file. It answers one line on the protocol pipe:
+{"ok": true, "runtime": "torch X on DEVICE"} or {"ok": false, "error": TEXT}. The module's own
+prints go to stderr, so they never reach the protocol.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import sys
+import traceback
+
+TYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
+         "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8",
+         "bool": "bool"}
+
+
+class Refusal(Exception):
+    """A request the worker cannot serve, said in the spec's terms."""
+
+
+def dtype(torch, name):
+    if name not in TYPES:
+        raise Refusal(f"unknown element type {name!r}")
+    return getattr(torch, TYPES[name])
+
+
+def build(torch, module_path, class_name):
+    spec = importlib.util.spec_from_file_location("kblaster_reference", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise Refusal(f"the module defines no `{class_name}`")
+    init = getattr(module, "get_init_inputs", None)
+    torch.manual_seed(0)
+    model = cls(*(init() if init else []))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if hasattr(model, "to"):
+        model = model.to(device)
+    if hasattr(model, "eval"):
+        model.eval()
+    return model, device
+
+
+def read_input(torch, item, device):
+    with open(item["file"], "rb") as f:
+        data = bytearray(f.read())
+    t = dtype(torch, item["type"])
+    tensor = torch.frombuffer(data, dtype=t) if data else torch.empty(0, dtype=t)
+    return tensor.reshape(item["dims"]).to(device)
+
+
+def write_output(torch, tensor, item, index):
+    if not isinstance(tensor, torch.Tensor):
+        raise Refusal(f"forward's result {index} (`{item['name']}`) is a "
+                      f"{type(tensor).__name__}, not a tensor")
+    want = math.prod(item["dims"])
+    if tensor.numel() != want:
+        raise Refusal(f"forward's result {index} (`{item['name']}`) has shape "
+                      f"{list(tensor.shape)} ({tensor.numel()} elements); the spec declares "
+                      f"{item['dims']} ({want})")
+    flat = tensor.detach().to("cpu").to(dtype(torch, item["type"])).contiguous().reshape(-1)
+    with open(item["file"], "wb") as f:
+        f.write(flat.view(torch.uint8).numpy().tobytes())
+
+
+def run(request, models):
+    import torch  # imported on the first request, so a worker without torch says so there
+
+    key = (request["module"], request["class"])
+    if key not in models:
+        models[key] = build(torch, *key)
+    model, device = models[key]
+    inputs = [read_input(torch, item, device) for item in request["inputs"]]
+    with torch.no_grad():
+        result = model(*inputs)
+    if isinstance(result, torch.Tensor):
+        result = (result,)
+    result = tuple(result)
+    if len(result) != len(request["outputs"]):
+        names = ", ".join(f"`{o['name']}`" for o in request["outputs"])
+        raise Refusal(f"forward returned {len(result)} tensor(s); the spec declares "
+                      f"{len(request['outputs'])} output(s) ({names})")
+    for index, (tensor, item) in enumerate(zip(result, request["outputs"])):
+        write_output(torch, tensor, item, index)
+    return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
+
+
+def main():
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    models = {}
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            if request.get("op") != "run":
+                raise Refusal(f"unknown op {request.get('op')!r}")
+            answer = run(request, models)
+        except Refusal as e:
+            answer = {"ok": False, "error": str(e)}
+        except ModuleNotFoundError as e:
+            answer = {"ok": False, "error": f"{e} (install it where the harness's python3 "
+                                            f"finds it, or set KBLASTER_PYTHON)"}
+        except Exception as e:  # the module's own failure: say it with where it happened
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            answer = {"ok": False, "error": f"{type(e).__name__}: {e} (at "
+                                            f"{os.path.basename(where.filename)}:{where.lineno})"}
+        protocol.write(json.dumps(answer) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+// The harness's PyTorch reference worker (issue 22, "PyTorch references"), run for real with
+// python3, but against tests/fixtures/torch_stand_in: a stand-in for the few torch calls the
+// worker makes, as CI has no torch. The H200 run (tests/device) uses the real torch.
+#include "python_reference.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cuda_check.h"
+
+namespace kblaster::harness {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::vector<unsigned char> floats(std::initializer_list<float> v) {
+  std::vector<unsigned char> b(v.size() * sizeof(float));
+  std::memcpy(b.data(), std::data(v), b.size());
+  return b;
+}
+
+std::vector<float> as_floats(const std::vector<unsigned char>& b) {
+  std::vector<float> v(b.size() / sizeof(float));
+  std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+
+class PythonReferenceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("PYTHONPATH",
+             (fs::path(KBLASTER_SOURCE_DIR) / "tests/fixtures/torch_stand_in").c_str(), 1);
+    std::string templ = (fs::temp_directory_path() / "pyref-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir = templ;
+    // The worker's private directory is made under TMPDIR: here, so the test can see it go.
+    const char* tmp = std::getenv("TMPDIR");
+    saved_tmpdir = tmp ? tmp : "";
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  void TearDown() override {
+    if (saved_tmpdir.empty())
+      ::unsetenv("TMPDIR");
+    else
+      ::setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+    fs::remove_all(dir);
+  }
+  std::string module(const std::string& text) {
+    const fs::path path = dir / "ref.py";
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  // A [2, 3] input `x` and `y`, and a [2, 3] output `out`.
+  std::vector<std::vector<unsigned char>> run(PythonReference& ref, int outputs = 1) {
+    std::vector<PythonReference::Tensor> out;
+    for (int i = 0; i < outputs; ++i)
+      out.push_back({"out" + std::to_string(i), ElementType::f32, {2, 3}, nullptr});
+    return ref.run({{"x", ElementType::f32, {2, 3}, &x}, {"y", ElementType::f32, {2, 3}, &y}}, out);
+  }
+  std::string failure(PythonReference& ref, int outputs = 1) {
+    try {
+      run(ref, outputs);
+    } catch (const HarnessFailure& f) {
+      return f.what();
+    }
+    return "(no failure)";
+  }
+
+  fs::path dir;
+  std::string saved_tmpdir;
+  std::vector<unsigned char> x = floats({1, 2, 3, 4, 5, 6}), y = floats({10, 20, 30, 40, 50, 60});
+};
+
+constexpr const char* kScaleAdd = R"PY(import torch
+import torch.nn as nn
+
+BUILT = 0
+
+class Model(nn.Module):
+    def __init__(self, scale):
+        global BUILT
+        BUILT += 1
+        self.scale = scale
+    def forward(self, x, y):
+        print("the module's own chatter, on stdout")
+        return x * self.scale + y * BUILT
+
+def get_init_inputs():
+    return [2.0]
+)PY";
+
+TEST_F(PythonReferenceTest, ForwardOfTheModulesClassGivesTheOutputs) {
+  PythonReference ref(module(kScaleAdd), "Model", "python3");
+  // Built once with get_init_inputs() (scale 2): BUILT stays 1 over both calls. The module's
+  // print does not garble the answers.
+  for (int call = 0; call < 2; ++call) {
+    const auto out = run(ref);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(as_floats(out[0]), (std::vector<float>{12, 24, 36, 48, 60, 72})) << call;
+  }
+  EXPECT_EQ(ref.runtime(), "torch stand-in on cpu");
+}
+
+TEST_F(PythonReferenceTest, ATupleFillsTheOutputsInOrderConvertedToTheirTypes) {
+  PythonReference ref(module(R"PY(import torch
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return x + y, torch.relu(x - y).sum(-1)
+)PY"),
+                      "Model", "python3");
+  const auto out = ref.run(
+      {{"x", ElementType::f32, {2, 3}, &x}, {"y", ElementType::f32, {2, 3}, &y}},
+      {{"sum", ElementType::f32, {2, 3}, nullptr}, {"rows", ElementType::f64, {2}, nullptr}});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(as_floats(out[0]), (std::vector<float>{11, 22, 33, 44, 55, 66}));
+  ASSERT_EQ(out[1].size(), 2 * sizeof(double)) << "converted to the output's f64";
+}
+
+TEST_F(PythonReferenceTest, EachFailureNamesTheModuleAndSaysWhy) {
+  const std::string ok = module(kScaleAdd);
+  PythonReference missing_class(ok, "Nope", "python3");
+  EXPECT_THAT(failure(missing_class), HasSubstr("ref.py:Nope: the module defines no `Nope`"));
+
+  PythonReference two_outputs(ok, "Model", "python3");
+  EXPECT_THAT(
+      failure(two_outputs, 2),
+      HasSubstr("forward returned 1 tensor(s); the spec declares 2 output(s) (`out0`, `out1`)"));
+
+  PythonReference no_python(ok, "Model", "/nonexistent/python3");
+  EXPECT_THAT(failure(no_python),
+              HasSubstr("could not be started (is `/nonexistent/python3` in PATH?)"));
+}
+
+TEST_F(PythonReferenceTest, TheModulesOwnErrorIsSaidWithWhereAndKeptShort) {
+  PythonReference ref(module("import torch\nclass Model(torch.nn.Module):\n"
+                             "    def forward(self, x, y):\n"
+                             "        raise ValueError('bad ' * 5000)\n"),
+                      "Model", "python3");
+  const std::string why = failure(ref);
+  EXPECT_THAT(why, HasSubstr("ValueError: bad bad"));
+  EXPECT_LT(why.size(), 1200u) << "a pull request's module controls this text";
+}
+
+TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {
+  PythonReference ref(module("import torch\nclass Model(torch.nn.Module):\n"
+                             "    def forward(self, x, y):\n        return x.sum(-1)\n"),
+                      "Model", "python3");
+  EXPECT_THAT(failure(ref), HasSubstr("has shape [2] (2 elements); the spec declares [2, 3] (6)"));
+}
+
+TEST_F(PythonReferenceTest, AWorkerThatDiesIsSaidAndItsDirectoryRemoved) {
+  {
+    PythonReference ref(module("import os, torch\nclass Model(torch.nn.Module):\n"
+                               "    def forward(self, x, y):\n        os._exit(3)\n"),
+                        "Model", "python3");
+    EXPECT_THAT(failure(ref), HasSubstr("its Python worker ended with exit status 3"));
+    EXPECT_THAT(failure(ref), HasSubstr("its Python worker ended earlier"));
+    int private_dirs = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+      private_dirs += e.path().filename().string().rfind("kblaster-pyref-", 0) == 0;
+    EXPECT_EQ(private_dirs, 1);
+  }
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_THAT(e.path().filename().string(), ::testing::Not(HasSubstr("kblaster-pyref-")))
+        << "left behind: " << e.path();
+}
+
+}  // namespace
+}  // namespace kblaster::harness
