@@ -15,6 +15,7 @@ CommandAction setup_kb(CLI::App& app);
 CommandAction setup_check(CLI::App& app);
 CommandAction setup_profile(CLI::App& app);
 CommandAction setup_classify(CLI::App& app);
+CommandAction setup_import(CLI::App& app);
 CommandAction setup_optimize(CLI::App& app);
 CommandAction setup_sweep(CLI::App& app);
 CommandAction setup_report(CLI::App& app);

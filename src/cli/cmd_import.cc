@@ -1,0 +1,68 @@
+// `kblaster import kernelbench DIR [--force]`: makes a directory of KernelBench-style problems a
+// kernel repository (kblaster.toml and a launcher skeleton for each problem without a .cu file).
+#include <cstdlib>
+
+#include "cli/commands.h"
+#include "kernelbench/import_problems.h"
+
+namespace kblaster {
+namespace {
+
+struct ImportOptions {
+  std::string format, dir;
+  bool force = false, json = false;
+};
+
+// The interpreter and the PYTHONPATH it needs, from kblaster's environment: the sandbox passes
+// neither on by itself.
+DescribeOptions describe_options() {
+  DescribeOptions d;
+  if (const char* python = std::getenv("KBLASTER_PYTHON"); python && *python) d.python = python;
+  if (const char* path = std::getenv("PYTHONPATH"); path && *path)
+    d.extra_env.push_back(std::string("PYTHONPATH=") + path);
+  return d;
+}
+
+nlohmann::json to_json(const ImportReport& r) {
+  nlohmann::json kernels = nlohmann::json::array(), skipped = nlohmann::json::array();
+  for (const auto& p : r.imported)
+    kernels.push_back({{"kernel", p.kernel}, {"file", p.file}, {"launcher", p.launcher}});
+  for (const auto& [file, why] : r.skipped) skipped.push_back({{"file", file}, {"reason", why}});
+  return {{"spec", r.spec.string()},
+          {"kernels", kernels},
+          {"skipped", skipped},
+          {"skeletons", r.skeletons}};
+}
+
+Result<ExitCode> import_command(const ImportOptions& o, Session& session) {
+  auto report = import_kernelbench(o.dir, describe_options(), o.force, session.progress);
+  if (!report) return report.error();
+  if (o.json) {
+    session.out << to_json(*report).dump(2) << "\n";
+    return ExitCode::ok;
+  }
+  session.out << "imported " << report->imported.size() << " problem(s), skipped "
+              << report->skipped.size() << "; wrote " << report->spec.string() << "\n";
+  for (const auto& s : report->skeletons)
+    session.out << "  " << s << ": a launcher skeleton that writes nothing yet (verify fails it "
+                << "until its kernel is written)\n";
+  session.out << "next: kblaster verify " << o.dir << "\n";
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+CommandAction setup_import(CLI::App& app) {
+  auto o = std::make_shared<ImportOptions>();
+  app.add_option("format", o->format, "What to import: kernelbench")
+      ->required()
+      ->check(CLI::IsMember({"kernelbench"}));
+  app.add_option("dir", o->dir,
+                 "A directory of KernelBench-style problems (Model, get_inputs, get_init_inputs)")
+      ->required();
+  app.add_flag("--force", o->force, "Replace an existing kblaster.toml in DIR");
+  app.add_flag("--json", o->json, "Machine-readable JSON on stdout");
+  return [o](Session& session) { return import_command(*o, session); };
+}
+
+}  // namespace kblaster
