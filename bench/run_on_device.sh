@@ -53,6 +53,12 @@
 #                                           in $OUT/sweep-shards/{one,merged} for
 #                                           bench/sweep_compare.py (same seeds, 2 x 2 searches
 #                                           of KERNEL_TIME s, default 20)
+#   bench/run_on_device.sh kernelbench       issue 22's KernelBench run: a copy of bench/kernelbench in
+#                                           $OUT/kernelbench imported with `kblaster import
+#                                           kernelbench` (the machine's torch), then verified
+#                                           against the PyTorch references and benched with
+#                                           --baseline torch (import, verify and bench JSON and
+#                                           logs there)
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -223,6 +229,20 @@ TOML
       cp "$k" "$R/$(basename "$(dirname "$k")").result.json"
     done
     grep -E "^optimize|result:|in flight" "$R/optimize.log";;
+  kernelbench)
+    k=$OUT/kernelbench
+    rm -rf "$k" && mkdir -p "$k" && cp bench/kernelbench/*.py bench/kernelbench/*.cu "$k"/
+    python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1 | tee "$k/torch.txt"
+    for step in import verify bench; do
+      case $step in
+        import) args=(import kernelbench "$k");;
+        bench) args=(bench "$k" --baseline torch);;
+        *) args=("$step" "$k");;
+      esac
+      "$D/kblaster" "${args[@]}" --json >"$k/$step.json" 2>"$k/$step.log"
+      echo "$step: exit $?"
+      grep -E "^\[|passed|FAILED|wrong|skipped|^bench|error" "$k/$step.log" | head -40
+    done;;
   cmd) "$D/kblaster" "$@";;
 esac
 status=$?

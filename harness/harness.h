@@ -34,6 +34,9 @@ class Harness {
   nlohmann::json verify(const nlohmann::json& request);
   nlohmann::json bench_prepare(const nlohmann::json& request);
   nlohmann::json sample(const nlohmann::json& request);
+  // The loaded PyTorch reference's forward timed on the last bench inputs (`bench --baseline
+  // torch`): {mode, count} -> {samples, runtime}.
+  nlohmann::json baseline_sample(const nlohmann::json& request);
   nlohmann::json recheck(const nlohmann::json& request);
   nlohmann::json peak_bandwidth();
   nlohmann::json peak_fp32();
@@ -86,6 +89,7 @@ class Harness {
   int reference_runs_ = 0, reference_reused_ = 0;
   std::unique_ptr<Workload> workload_;
   std::optional<OutputSnapshot> bench_expected_;
+  bool baseline_inputs_sent_ = false;  // the bench inputs reached the Python worker
   // Per candidate: a device copy of its outputs after its last timed launch.
   std::vector<std::vector<DeviceBuffer>> last_timed_;
   std::vector<bool> has_last_timed_;

@@ -13,12 +13,32 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   const auto seed = request.at("seed").get<std::uint64_t>();
   w.fill_inputs(seed, rig_->stream());
   bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")), seed);
+  baseline_inputs_sent_ = false;
   last_timed_.clear();
   for (std::size_t i = 0; i < candidates_.size(); ++i)
     last_timed_.push_back(w.allocate_output_copies());
   has_last_timed_.assign(candidates_.size(), false);
   timed_guard_damage_.assign(candidates_.size(), std::nullopt);
   return {{"reference", take_reference_stats()}};
+}
+
+nlohmann::json Harness::baseline_sample(const nlohmann::json& request) {
+  if (!reference_ || reference_->kind != ReferenceKind::python)
+    throw HarnessFailure("`baseline_sample` needs a loaded PyTorch reference");
+  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `baseline_sample`");
+  const int count = request.value("count", 1);
+  if (count < 1 || count > 10000)
+    throw HarnessFailure("`baseline_sample`'s count must be 1 to 10000");
+  Workload& w = workload();
+  std::vector<PythonReference::Tensor> inputs;
+  if (!baseline_inputs_sent_) {
+    w.prepare_cpu_reference();
+    inputs = w.python_reference_inputs();
+  }
+  auto samples = reference_->python->time(baseline_inputs_sent_ ? nullptr : &inputs,
+                                          request.at("mode").get<std::string>(), count, l2_bytes_);
+  baseline_inputs_sent_ = true;
+  return {{"samples", samples}, {"runtime", reference_->python->runtime()}};
 }
 
 // The most launcher calls one hot sample queues behind the hold: well under the device's queue

@@ -161,37 +161,59 @@ std::string PythonReference::request(const std::string& line) {
   }
 }
 
-std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<Tensor>& inputs,
-                                                             const std::vector<Tensor>& outputs) {
-  if (pid_ < 0 && dir_.empty()) start();
-  if (pid_ < 0) fail("its Python worker ended earlier");
-  nlohmann::json req = {{"op", "run"},
-                        {"module", module_},
-                        {"class", class_name_},
-                        {"inputs", nlohmann::json::array()},
-                        {"outputs", nlohmann::json::array()}};
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const Tensor& t = inputs[i];
-    const std::string file = dir_ + "/in" + std::to_string(i) + ".bin";
-    write_bytes(file, *t.bytes);
-    req["inputs"].push_back(
+nlohmann::json PythonReference::send(const std::vector<Tensor>& tensors, const char* prefix) {
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    const std::string file = dir_ + "/" + prefix + std::to_string(i) + ".bin";
+    if (t.bytes) write_bytes(file, *t.bytes);
+    list.push_back(
         {{"name", t.name}, {"file", file}, {"type", type_name(t.type)}, {"dims", t.dims}});
   }
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const Tensor& t = outputs[i];
-    req["outputs"].push_back({{"name", t.name},
-                              {"file", dir_ + "/out" + std::to_string(i) + ".bin"},
-                              {"type", type_name(t.type)},
-                              {"dims", t.dims}});
-  }
+  return list;
+}
+
+nlohmann::json PythonReference::call(const nlohmann::json& req) {
   const std::string line = request(req.dump());
-  const auto answer = nlohmann::json::parse(line, nullptr, false);
+  auto answer = nlohmann::json::parse(line, nullptr, false);
   if (answer.is_discarded() || !answer.is_object())
     fail("its Python worker answered something that is not JSON: " + line.substr(0, 200));
   // The module's own words, which a pull request controls: kept to a few lines.
   if (!answer.value("ok", false))
     fail(answer.value("error", std::string("failed, saying nothing")).substr(0, 1000));
   runtime_ = answer.value("runtime", std::string());
+  return answer;
+}
+
+std::vector<double> PythonReference::time(const std::vector<Tensor>* inputs,
+                                          const std::string& mode, int count,
+                                          std::size_t l2_bytes) {
+  if (pid_ < 0 && dir_.empty()) start();
+  if (pid_ < 0) fail("its Python worker ended earlier");
+  const auto answer = call({{"op", "time"},
+                            {"module", module_},
+                            {"class", class_name_},
+                            {"mode", mode},
+                            {"count", count},
+                            {"l2_bytes", l2_bytes},
+                            {"inputs", inputs ? send(*inputs, "in") : nlohmann::json()}});
+  const auto samples = answer.value("samples", std::vector<double>{});
+  if (samples.size() != static_cast<std::size_t>(count))
+    fail("its Python worker timed " + std::to_string(samples.size()) + " of " +
+         std::to_string(count) + " calls");
+  return samples;
+}
+
+std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<Tensor>& inputs,
+                                                             const std::vector<Tensor>& outputs) {
+  if (pid_ < 0 && dir_.empty()) start();
+  if (pid_ < 0) fail("its Python worker ended earlier");
+  const nlohmann::json req = {{"op", "run"},
+                              {"module", module_},
+                              {"class", class_name_},
+                              {"inputs", send(inputs, "in")},
+                              {"outputs", send(outputs, "out")}};
+  call(req);
   std::vector<std::vector<unsigned char>> result;
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Tensor& t = outputs[i];

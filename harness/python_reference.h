@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,23 @@ class PythonReference {
   std::vector<std::vector<unsigned char>> run(const std::vector<Tensor>& inputs,
                                               const std::vector<Tensor>& outputs);
 
-  // What the worker reported at its first call: "torch 2.5.1 on cuda".
+  // Times forward in `mode` ("eager" or "compile": torch.compile) as kblaster times a kernel:
+  // `count` samples, each one call after an L2 flush (`l2_bytes` of it), between CUDA events;
+  // seconds each. `inputs` are sent when given; null times on the last ones sent. Throws
+  // HarnessFailure as run does.
+  std::vector<double> time(const std::vector<Tensor>* inputs, const std::string& mode, int count,
+                           std::size_t l2_bytes);
+
+  // What the worker reported at its last call: "torch 2.5.1 on cuda".
   const std::string& runtime() const { return runtime_; }
 
  private:
   void start();
   std::string request(const std::string& line);  // one line out, one line back
+  // The worker's answer to `req` as JSON, its `ok: false` a failure.
+  nlohmann::json call(const nlohmann::json& req);
+  // Writes the bytes of `tensors` that have them as <prefix><i>.bin and lists them all.
+  nlohmann::json send(const std::vector<Tensor>& tensors, const char* prefix);
   [[noreturn]] void fail(const std::string& why) const;
 
   std::string module_, class_name_, python_, runtime_;

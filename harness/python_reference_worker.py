@@ -12,6 +12,14 @@ bytes, calls forward(*inputs) under torch.no_grad(), and writes each returned te
 converted to the output's type, to its file. It answers one line on the protocol pipe:
 {"ok": true, "runtime": "torch X on DEVICE"} or {"ok": false, "error": TEXT}. The module's own
 prints go to stderr, so they never reach the protocol.
+
+  {"op": "time", "module", "class", "mode": "eager"|"compile", "count": N, "l2_bytes": L,
+   "inputs": [...] or null (the last ones)}
+
+times forward as kblaster times a kernel: before each of N samples the L2 is flushed (a
+2 x L2 buffer zeroed), then CUDA events around one call; the first request of a mode warms it up
+with 3 untimed calls (torch.compile compiles there). Answers {"ok": true, "samples": [seconds],
+"runtime"}. Without CUDA (the CI stand-in) it times with the host clock and says so.
 """
 
 import importlib.util
@@ -76,13 +84,59 @@ def write_output(torch, tensor, item, index):
         f.write(flat.view(torch.uint8).numpy().tobytes())
 
 
-def run(request, models):
-    import torch  # imported on the first request, so a worker without torch says so there
-
+def model_for(torch, request, models):
     key = (request["module"], request["class"])
     if key not in models:
         models[key] = build(torch, *key)
-    model, device = models[key]
+    return models[key]
+
+
+def time_forward(request, models, state):
+    import torch
+
+    model, device = model_for(torch, request, models)
+    if request.get("inputs") is not None:
+        state["inputs"] = [read_input(torch, item, device) for item in request["inputs"]]
+    if "inputs" not in state:
+        raise Refusal("no inputs to time forward on")
+    mode = request["mode"]
+    if mode not in ("eager", "compile"):
+        raise Refusal(f"unknown mode {mode!r}")
+    key = (request["module"], request["class"], mode)
+    if key not in state:
+        state[key] = model if mode == "eager" else torch.compile(model)
+        with torch.no_grad():
+            for _ in range(3):
+                state[key](*state["inputs"])
+    fn, inputs = state[key], state["inputs"]
+    samples = []
+    with torch.no_grad():
+        if device == "cuda":
+            scratch = torch.empty(max(2 * int(request["l2_bytes"]) // 4, 1), dtype=torch.float32,
+                                  device=device)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            for _ in range(int(request["count"])):
+                scratch.zero_()
+                start.record()
+                fn(*inputs)
+                end.record()
+                end.synchronize()
+                samples.append(start.elapsed_time(end) / 1e3)
+        else:
+            import time
+            for _ in range(int(request["count"])):
+                t0 = time.perf_counter()
+                fn(*inputs)
+                samples.append(time.perf_counter() - t0)
+    return {"ok": True, "samples": samples,
+            "runtime": f"torch {torch.__version__} on {device}"
+                       + ("" if device == "cuda" else " (host clock: no CUDA)")}
+
+
+def run(request, models):
+    import torch  # imported on the first request, so a worker without torch says so there
+
+    model, device = model_for(torch, request, models)
     inputs = [read_input(torch, item, device) for item in request["inputs"]]
     with torch.no_grad():
         result = model(*inputs)
@@ -102,13 +156,16 @@ def main():
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    models = {}
+    models, state = {}, {}
     for line in sys.stdin:
         try:
             request = json.loads(line)
-            if request.get("op") != "run":
+            if request.get("op") == "run":
+                answer = run(request, models)
+            elif request.get("op") == "time":
+                answer = time_forward(request, models, state)
+            else:
                 raise Refusal(f"unknown op {request.get('op')!r}")
-            answer = run(request, models)
         except Refusal as e:
             answer = {"ok": False, "error": str(e)}
         except ModuleNotFoundError as e:

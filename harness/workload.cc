@@ -271,13 +271,23 @@ void** Workload::prepare_cpu_reference() {
   return cpu_reference_args_.data();
 }
 
+std::vector<PythonReference::Tensor> Workload::python_reference_inputs() const {
+  std::vector<PythonReference::Tensor> inputs;
+  for (std::size_t i = 0; i < args_.size(); ++i) {
+    const ArgDesc& a = args_[i];
+    if (a.is_buffer && a.to_reference && a.is_input())
+      inputs.push_back({a.name, a.reference_type, a.dims, &slots_[i].host});
+  }
+  return inputs;
+}
+
 OutputSnapshot Workload::python_reference_outputs(PythonReference& reference) {
-  std::vector<PythonReference::Tensor> inputs, outputs;
+  const std::vector<PythonReference::Tensor> inputs = python_reference_inputs();
+  std::vector<PythonReference::Tensor> outputs;
   std::vector<std::size_t> written;
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     if (!a.is_buffer || !a.to_reference) continue;
-    if (a.is_input()) inputs.push_back({a.name, a.reference_type, a.dims, &slots_[i].host});
     if (a.is_output()) {
       outputs.push_back({a.name, a.reference_type, a.dims, nullptr});
       written.push_back(i);

@@ -105,6 +105,8 @@ class Workload {
   // and returns them as cpu_reference_outputs does. Scalars are not passed: a module's sizes are
   // its tensors' shapes.
   OutputSnapshot python_reference_outputs(PythonReference& reference);
+  // After prepare_cpu_reference: the inputs python_reference_outputs hands the module.
+  std::vector<PythonReference::Tensor> python_reference_inputs() const;
 
  private:
   // Enqueues every guard's canary upload on `stream`.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
+#include "eval/provenance.h"
 #include "kernelbench/import_problems.h"
 
 namespace kblaster {
@@ -23,22 +24,27 @@ DescribeOptions describe_options() {
   return d;
 }
 
-nlohmann::json to_json(const ImportReport& r) {
+nlohmann::json to_json(const ImportReport& r, Provenance provenance) {
+  stamp_finished(provenance);
   nlohmann::json kernels = nlohmann::json::array(), skipped = nlohmann::json::array();
   for (const auto& p : r.imported)
     kernels.push_back({{"kernel", p.kernel}, {"file", p.file}, {"launcher", p.launcher}});
   for (const auto& [file, why] : r.skipped) skipped.push_back({{"file", file}, {"reason", why}});
-  return {{"spec", r.spec.string()},
+  return {{"kind", "import"},
+          {"schema_version", 1},
+          {"provenance", to_json(provenance)},
+          {"spec", r.spec.string()},
           {"kernels", kernels},
           {"skipped", skipped},
           {"skeletons", r.skeletons}};
 }
 
 Result<ExitCode> import_command(const ImportOptions& o, Session& session) {
+  Provenance provenance = command_provenance(session, o.dir);
   auto report = import_kernelbench(o.dir, describe_options(), o.force, session.progress);
   if (!report) return report.error();
   if (o.json) {
-    session.out << to_json(*report).dump(2) << "\n";
+    session.out << to_json(*report, std::move(provenance)).dump(2) << "\n";
     return ExitCode::ok;
   }
   session.out << "imported " << report->imported.size() << " problem(s), skipped "

@@ -10,6 +10,29 @@
 namespace kblaster {
 namespace {
 
+// With --baseline torch, after the kernel's first timing: its PyTorch reference timed eager and
+// compiled on the same inputs, in the harness that holds them.
+Status time_baselines(const KernelBuild& b, GpuContext& gpu, const BenchFlags& bench,
+                      BenchedKernel& k, Session& session) {
+  const std::string& name = b.spec->name;
+  const Measurement& m = k.runs.front();
+  if (b.spec->reference.kind != ReferenceSpec::Kind::python)
+    k.no_baseline = "its reference is not a PyTorch module";
+  else if (!m.rejected.empty())
+    k.no_baseline = "its timing was rejected";
+  if (!k.no_baseline.empty()) {
+    session.progress << "bench " << name << "  no torch baseline: " << k.no_baseline << "\n";
+    return Ok{};
+  }
+  for (const auto& mode : kTorchModes) {
+    auto baseline = measure_baseline(*gpu.client, mode, m.summary.median, bench, session.clock);
+    if (!baseline) return baseline.error();
+    session.progress << "bench " << name << "  " << describe(*baseline) << "\n";
+    k.baselines.push_back(std::move(*baseline));
+  }
+  return Ok{};
+}
+
 // Times a verified kernel `bench.repeat` times on fresh inputs, stopping early when the
 // harness keeps ending.
 Status time_kernel(const KernelBuild& b, GpuContext& gpu, std::uint64_t run_seed,
@@ -28,6 +51,7 @@ Status time_kernel(const KernelBuild& b, GpuContext& gpu, std::uint64_t run_seed
     outcome.problem = outcome.problem || !m->rejected.empty();
     outcome.seeds.push_back(m->seed);
     k.runs.push_back(std::move(*m));
+    if (r == 0 && bench.torch_baseline) KB_TRY(time_baselines(b, gpu, bench, k, session));
     if (r + 1 < bench.repeat && guard.stop_after_run(*gpu.client)) {
       k.stopped = "stopped after " + std::to_string(r + 1) + " of " + std::to_string(bench.repeat) +
                   " run(s): " + guard.why();
@@ -101,6 +125,11 @@ nlohmann::json to_json(const BenchOutcome& outcome) {
       j["median_spread"] = median_spread(medians(k));
     }
     if (!k.stopped.empty()) j["stopped"] = k.stopped;
+    if (!k.baselines.empty()) {
+      j["baselines"] = nlohmann::json::array();
+      for (const auto& b : k.baselines) j["baselines"].push_back(to_json(b));
+    }
+    if (!k.no_baseline.empty()) j["no_baseline"] = k.no_baseline;
     kernels.push_back(std::move(j));
   }
   return {{"peak_bytes_per_s", outcome.ceilings.dram_bytes_per_s},

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/baseline_step.h"
 #include "eval/build_step.h"
 #include "eval/gpu_context.h"
 #include "eval/measure_step.h"
@@ -19,6 +20,10 @@ struct BenchedKernel {
   KernelVerification verification;
   std::vector<Measurement> runs;  // --repeat measurements in order; empty when not timed
   std::string stopped;            // why the repeats stopped early; "" when they did not
+  // With --baseline torch: the PyTorch reference timed in each of kTorchModes, on the first
+  // timing's inputs; empty otherwise, and when the kernel was not timed.
+  std::vector<BaselineMeasurement> baselines;
+  std::string no_baseline;  // why a kernel has none with --baseline torch; "" otherwise
 };
 
 // Every kernel verified and timed, against the device's ceilings.

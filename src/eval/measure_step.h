@@ -26,6 +26,9 @@ struct BenchFlags {
   // The seed of the timed inputs; 0 = drawn fresh (draw_seed). A command given --seed N
   // sets it from N (timing_seed), so the run repeats.
   std::uint64_t seed = 0;
+  // `bench --baseline torch`: also time each kernel's PyTorch reference, eager and under
+  // torch.compile, on the inputs of its first timing (eval/baseline_step.h).
+  bool torch_baseline = false;
 };
 
 // The device's measured ceilings, against which achieved rates are reported.

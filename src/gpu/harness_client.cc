@@ -251,6 +251,21 @@ Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tole
                 [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }
 
+Result<BaselineSamples> HarnessClient::baseline_sample(const std::string& mode, int count) {
+  auto r =
+      call({{"op", "baseline_sample"}, {"mode", mode}, {"count", count}}, timeouts_.baseline_s);
+  if (!r) return r.error();
+  auto samples = parsed("baseline_sample", *r, [](const nlohmann::json& a) {
+    return BaselineSamples{a.at("samples").get<std::vector<double>>(),
+                           a.value("runtime", std::string())};
+  });
+  if (samples && samples->seconds.size() != static_cast<std::size_t>(count))
+    return Error::io("kblaster-harness answered `baseline_sample` with " +
+                     std::to_string(samples->seconds.size()) + " samples for " +
+                     std::to_string(count));
+  return samples;
+}
+
 Result<double> HarnessClient::peak_bandwidth() {
   auto r = call({{"op", "peak_bandwidth"}}, timeouts_.control_s);
   if (!r) return r.error();

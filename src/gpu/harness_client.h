@@ -88,6 +88,15 @@ bool launcher_waited_for_the_gpu(const Error& error);
 struct HarnessTimeouts {
   double control_s = 60.0;  // hello, load, setup, peak bandwidth
   double launch_s = 60.0;   // verify, bench_prepare, sample, recheck (per request)
+  // baseline_sample: its first request of a mode imports torch and, under torch.compile,
+  // compiles the module, which takes minutes for some.
+  double baseline_s = 900.0;
+};
+
+// Samples of a PyTorch reference's forward, and what ran it ("torch 2.5.1 on cuda").
+struct BaselineSamples {
+  std::vector<double> seconds;
+  std::string runtime;
 };
 
 class HarnessClient {
@@ -128,6 +137,10 @@ class HarnessClient {
   // The output of the last timed launch checked again; like verify, a timeout or
   // crash is a CheckVerdict, and the next call starts a new harness.
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
+  // `count` timings of the loaded PyTorch reference's forward in `mode` ("eager", "compile") on
+  // the last bench_prepare's inputs, each after an L2 flush, between CUDA events. An Error when
+  // no PyTorch reference is loaded, or its worker fails (the message says why).
+  Result<BaselineSamples> baseline_sample(const std::string& mode, int count);
   Result<double> peak_bandwidth();  // bytes per second
   Result<double> peak_fp32();       // FP32 FLOP per second (FMA = 2)
   Result<double> peak_tensor();     // bf16 tensor-core FLOP per second (wmma, FP32 accumulate)

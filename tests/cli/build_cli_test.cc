@@ -220,6 +220,14 @@ TEST(RunCli, GpuCommandsWithoutADeviceExitThreeAndSayWhy) {
   }
 }
 
+// `bench --baseline` takes only torch; any other is a usage error before anything is built.
+TEST(RunCli, ABaselineOtherThanTorchIsAUsageError) {
+  auto r = run_kblaster({"bench", "examples/kernels", "--baseline", "tensorflow"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--baseline"));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("building")));
+}
+
 // A mistyped --arch fails at parse time, naming the flag, on every command
 // that builds, instead of as one nvcc failure per kernel (exit 1).
 TEST(RunCli, AnArchThatIsNoArchitectureIsAUsageError) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "result_schema.h"
 #include "scoped_env.h"
 #include "test_paths.h"
 
@@ -90,6 +91,8 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   EXPECT_EQ(j["kernels"].size(), 2u);
   EXPECT_EQ(j["skipped"].size(), 3u);
   EXPECT_EQ(j["skeletons"], (nlohmann::json{"19_ReLU.cu"})) << "2_TwoOutputs.cu was kept";
+  testing::TempDir schema_dir;
+  EXPECT_TRUE(testing::is_valid_result(j, "import", schema_dir));
   EXPECT_EQ(testing::read_text(dir.path() / "2_TwoOutputs.cu"),
             "// a solution the user wrote: kept\n");
 

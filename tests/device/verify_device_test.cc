@@ -260,6 +260,27 @@ TEST_F(DeviceTest, KernelsAreVerifiedAgainstPyTorchModules) {
   EXPECT_TRUE(testing::is_valid_result(j, "verify", cache));
 }
 
+// Issue 22, `bench --baseline torch`: the kernel and its PyTorch module timed by one method, the
+// module eager and under torch.compile, each with its speedup.
+TEST_F(DeviceTest, ATorchBaselineIsTimedEagerAndCompiled) {
+  testing::TempDir cache;
+  auto r = run_kblaster({"bench", "--json", "tests/fixtures/torch_reference", "--kernel", "row_sum",
+                         "--baseline", "torch", "--cache-dir", cache.path().string()});
+  keep("bench_torch_baseline", r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& baselines = j["kernels"][0]["baselines"];
+  ASSERT_EQ(baselines.size(), 2u) << r.err;
+  for (const auto& b : baselines) {
+    EXPECT_FALSE(b.contains("failed")) << b.dump(2);
+    EXPECT_THAT(b.value("runtime", ""), ::testing::HasSubstr("on cuda"));
+    EXPECT_GT(b.value("speedup", 0.0), 0.0);
+  }
+  EXPECT_THAT(r.err, ::testing::HasSubstr("torch eager "));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("torch compile "));
+  EXPECT_TRUE(testing::is_valid_result(j, "bench", cache));
+}
+
 // Issue 22, point 2: a bf16 kernel verifies against the float CPU reference in its own file,
 // its inputs converted to float for the reference and the reference's output back to bf16.
 TEST_F(DeviceTest, ABf16KernelVerifiesAgainstTheFloatReferenceInItsOwnFile) {

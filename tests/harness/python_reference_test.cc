@@ -154,6 +154,29 @@ TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {
   EXPECT_THAT(failure(ref), HasSubstr("has shape [2] (2 elements); the spec declares [2, 3] (6)"));
 }
 
+// `bench --baseline torch`: forward timed eager and under torch.compile (the stand-in's compile
+// returns the module; with no CUDA the worker says it used the host clock).
+TEST_F(PythonReferenceTest, ForwardIsTimedEagerAndCompiledOnTheInputsLastSent) {
+  PythonReference ref(module(kScaleAdd), "Model", "python3");
+  EXPECT_THAT(
+      [&] {
+        try {
+          ref.time(nullptr, "eager", 3, 1 << 20);
+        } catch (const HarnessFailure& f) {
+          return std::string(f.what());
+        }
+        return std::string("(no failure)");
+      }(),
+      HasSubstr("no inputs to time forward on"));
+  const std::vector<PythonReference::Tensor> inputs = {{"x", ElementType::f32, {2, 3}, &x},
+                                                       {"y", ElementType::f32, {2, 3}, &y}};
+  const auto eager = ref.time(&inputs, "eager", 5, 1 << 20);
+  ASSERT_EQ(eager.size(), 5u);
+  for (double s : eager) EXPECT_GT(s, 0.0);
+  EXPECT_EQ(ref.runtime(), "torch stand-in on cpu (host clock: no CUDA)");
+  EXPECT_EQ(ref.time(nullptr, "compile", 4, 1 << 20).size(), 4u) << "the last inputs sent";
+}
+
 TEST_F(PythonReferenceTest, AWorkerThatDiesIsSaidAndItsDirectoryRemoved) {
   {
     PythonReference ref(module("import os, torch\nclass Model(torch.nn.Module):\n"
