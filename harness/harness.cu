@@ -56,6 +56,7 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
   if (!rig_) hello();
   workload_.reset();
   bench_expected_.reset();
+  bench_prepared_ = false;
   // Installed only once whole: a workload without its generators would call a null function.
   auto workload = std::make_unique<Workload>(parse_args(request.at("args")));
   const auto& args = workload->args();

@@ -88,8 +88,9 @@ class Harness {
   double reference_seconds_ = 0.0;
   int reference_runs_ = 0, reference_reused_ = 0;
   std::unique_ptr<Workload> workload_;
-  std::optional<OutputSnapshot> bench_expected_;
-  bool baseline_inputs_sent_ = false;  // the bench inputs reached the Python worker
+  std::optional<OutputSnapshot> bench_expected_;  // unset after `expected: false`
+  bool bench_prepared_ = false;                   // bench inputs are in place
+  bool baseline_inputs_sent_ = false;             // the bench inputs reached the Python worker
   // Per candidate: a device copy of its outputs after its last timed launch.
   std::vector<std::vector<DeviceBuffer>> last_timed_;
   std::vector<bool> has_last_timed_;

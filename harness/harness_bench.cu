@@ -12,7 +12,11 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
   Workload& w = workload();
   const auto seed = request.at("seed").get<std::uint64_t>();
   w.fill_inputs(seed, rig_->stream());
-  bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")), seed);
+  // `expected: false` (a CUDA context whose timings are not rechecked) skips the reference.
+  bench_expected_.reset();
+  if (request.value("expected", true))
+    bench_expected_ = expected_outputs(request.value("against", nlohmann::json("reference")), seed);
+  bench_prepared_ = true;
   baseline_inputs_sent_ = false;
   last_timed_.clear();
   for (std::size_t i = 0; i < candidates_.size(); ++i)
@@ -25,7 +29,7 @@ nlohmann::json Harness::bench_prepare(const nlohmann::json& request) {
 nlohmann::json Harness::baseline_sample(const nlohmann::json& request) {
   if (!reference_ || reference_->kind != ReferenceKind::python)
     throw HarnessFailure("`baseline_sample` needs a loaded PyTorch reference");
-  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `baseline_sample`");
+  if (!bench_prepared_) throw HarnessFailure("send `bench_prepare` before `baseline_sample`");
   const int count = request.value("count", 1);
   if (count < 1 || count > 10000)
     throw HarnessFailure("`baseline_sample`'s count must be 1 to 10000");
@@ -47,7 +51,7 @@ constexpr int kMaxCallsPerSample = 256;
 
 nlohmann::json Harness::sample(const nlohmann::json& request) {
   Workload& w = workload();
-  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `sample`");
+  if (!bench_prepared_) throw HarnessFailure("send `bench_prepare` before `sample`");
   const int calls = request.value("calls", 1);
   if (request.value("unheld", false)) return sample_unheld(request);
   if (calls < 1 || calls > kMaxCallsPerSample)
@@ -124,13 +128,17 @@ void Harness::note_guard_damage(std::size_t c) {
 }
 
 nlohmann::json Harness::recheck(const nlohmann::json& request) {
-  if (!bench_expected_) throw HarnessFailure("send `bench_prepare` before `recheck`");
+  if (!bench_prepared_) throw HarnessFailure("send `bench_prepare` before `recheck`");
   const auto c = request.at("candidate").get<std::size_t>();
   candidate(request.at("candidate"));  // checks the index
   if (!has_last_timed_.at(c))
     throw HarnessFailure("candidate " + std::to_string(c) +
                          " has no single-call timed launch to recheck");
   if (timed_guard_damage_.at(c)) return {{"verdict", timed_guard_damage_.at(c)->to_json()}};
+  if (!bench_expected_)
+    throw HarnessFailure(
+        "the last `bench_prepare` said `expected: false`, so there is nothing "
+        "to recheck against");
   const OutputSnapshot last = Workload::read_copies(last_timed_.at(c), rig_->stream());
   const Verdict v =
       compare_outputs(outputs(), last, *bench_expected_, parse_tolerance(request.at("tolerance")));

@@ -10,20 +10,37 @@
 namespace kblaster {
 namespace {
 
+// With --baseline torch, a kernel that cannot be compared with its PyTorch reference: none for a
+// kernel whose reference is no module; for one that is, each mode `failed` for `why`, so that
+// fast_p counts it against the kernel. Returns whether the baselines can be timed.
+bool baselines_possible(const KernelSpec& spec, const std::string& why, BenchedKernel& k,
+                        Session& session) {
+  if (spec.reference.kind != ReferenceSpec::Kind::python)
+    k.no_baseline = "its reference is not a PyTorch module";
+  if (!k.no_baseline.empty()) {
+    session.progress << "bench " << spec.name << "  no torch baseline: " << k.no_baseline << "\n";
+    return false;
+  }
+  if (why.empty()) return true;
+  for (const auto& mode : kTorchModes) {
+    BaselineMeasurement b;
+    b.mode = mode;
+    b.failed = why;
+    k.baselines.push_back(std::move(b));
+  }
+  session.progress << "bench " << spec.name << "  torch baselines not timed: " << why << "\n";
+  return false;
+}
+
 // With --baseline torch, after the kernel's first timing: its PyTorch reference timed eager and
 // compiled on the same inputs, in the harness that holds them.
 Status time_baselines(const KernelBuild& b, GpuContext& gpu, const BenchFlags& bench,
                       BenchedKernel& k, Session& session) {
   const std::string& name = b.spec->name;
   const Measurement& m = k.runs.front();
-  if (b.spec->reference.kind != ReferenceSpec::Kind::python)
-    k.no_baseline = "its reference is not a PyTorch module";
-  else if (!m.rejected.empty())
-    k.no_baseline = "its timing was rejected";
-  if (!k.no_baseline.empty()) {
-    session.progress << "bench " << name << "  no torch baseline: " << k.no_baseline << "\n";
+  if (!baselines_possible(*b.spec, m.rejected.empty() ? "" : "the kernel's timing was rejected", k,
+                          session))
     return Ok{};
-  }
   for (const auto& mode : kTorchModes) {
     auto baseline = measure_baseline(*gpu.client, mode, m.summary.median, bench, session.clock);
     if (!baseline) return baseline.error();
@@ -96,6 +113,11 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
       outcome.problem = outcome.problem || v.status == KernelVerification::Status::failed;
       session.progress << "bench " << v.spec->name << ": not timed, verification "
                        << verification_status_name(v.status) << "\n";
+      if (bench.torch_baseline)
+        baselines_possible(*v.spec,
+                           std::string("the kernel was not timed: verification ") +
+                               verification_status_name(v.status),
+                           k, session);
     } else {
       KB_TRY(time_kernel(builds.kernels[i], gpu, verify.seed_base, bench, outcome.ceilings, k,
                          outcome, session));

@@ -202,9 +202,11 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
   return verdict;
 }
 
-Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against) {
-  auto r = call({{"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}},
-                timeouts_.launch_s);
+Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against, bool expected) {
+  nlohmann::json request = {
+      {"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}};
+  if (!expected) request["expected"] = false;
+  auto r = call(request, timeouts_.launch_s);
   if (!r) return r.error();
   note_reference_work(*r);
   return Ok{};

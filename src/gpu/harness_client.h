@@ -127,7 +127,10 @@ class HarnessClient {
   // next call starts a new harness.
   Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
                               const Tolerance& tolerance, const Against& against);
-  Status bench_prepare(std::uint64_t seed, const Against& against);
+  // Fresh bench inputs from `seed`, and (with `expected`) the outputs a recheck compares
+  // against, from the reference or candidate `against`. Without `expected` the reference does
+  // not run, and recheck is refused until the next bench_prepare with it.
+  Status bench_prepare(std::uint64_t seed, const Against& against, bool expected = true);
   // One sample per entry of `order`; with `calls` > 1 each is a hot batch of that many
   // launcher calls, its time per call (docs/harness-protocol.md); `unheld`, the wall time of one
   // call and a device synchronize, for a launcher that waits for the GPU. A failure restarts the

@@ -15,11 +15,38 @@ std::string steadiness(double rel_iqr, const std::string& stop, double noise) {
   return text;
 }
 
+// The kernel's `baselines` (bench --baseline torch), when it has them.
+Status read_baselines(const JsonField& row, KernelView& k) {
+  if (!row["baselines"].present()) return Ok{};
+  auto items = row["baselines"].items();
+  if (!items) return items.error();
+  for (const JsonField& b : *items) {
+    BaselineView v;
+    auto mode = b["mode"].string();
+    if (!mode) return mode.error();
+    v.mode = *mode;
+    auto failed = b["failed"].optional_string();
+    if (!failed) return failed.error();
+    v.failed = *failed;
+    if (v.failed.empty()) {
+      auto median = b["median_s"].number();
+      if (!median) return median.error();
+      auto speedup = b["speedup"].number();
+      if (!speedup) return speedup.error();
+      v.median_s = *median;
+      v.speedup = *speedup;
+    }
+    k.baselines.push_back(std::move(v));
+  }
+  return Ok{};
+}
+
 Result<KernelView> read_kernel(const JsonField& row) {
   KernelView k{.base = "-", .head = "-"};  // the head column shows the median when timed
   auto name = row["name"].string();
   if (!name) return name.error();
   k.name = *name;
+  KB_TRY(read_baselines(row, k));
   auto status = row["verification"]["status"].string();
   if (!status) return status.error();
   auto sizes = row["verification"]["sizes"].items();

@@ -1,12 +1,13 @@
 #include "report/html_report.h"
 
-#include "report/comparability.h"
 #include "core/markup_escape.h"
+#include "report/comparability.h"
 #include "report/headline.h"
 #include "report/html_figures.h"
 #include "report/html_style.h"
 #include "report/kernel_text.h"
 #include "report/number_text.h"
+#include "report/torch_baselines.h"
 
 namespace kblaster {
 namespace {
@@ -14,6 +15,25 @@ namespace {
 std::string cell(const std::string& text, std::string_view cls = {}) {
   return (cls.empty() ? "<td>" : "<td class=\"" + std::string(cls) + "\">") + html_escape(text) +
          "</td>";
+}
+
+std::string baselines_table(const ResultView& r) {
+  const std::string modes[] = {"eager", "compile"};
+  std::string out =
+      "<h3>Against PyTorch</h3>\n<p>Speedup: torch's median over the kernel's, both timed cold "
+      "by kblaster; above 1 the kernel is faster.</p>\n<table class=\"kernels\"><thead><tr>"
+      "<th>kernel</th><th>kernel time</th><th>torch eager</th><th>speedup</th>"
+      "<th>torch.compile</th><th>speedup</th></tr></thead><tbody>\n";
+  for (const auto& k : r.kernels) {
+    if (k.baselines.empty()) continue;
+    out += "<tr>" + cell(k.name, "name");
+    for (const auto& c : baseline_cells(k, modes)) out += cell(c, "num");
+    out += "</tr>\n";
+  }
+  out += "</tbody></table>\n<ul>\n";
+  for (const auto& f : fast_p(std::span<const ResultView>(&r, 1)))
+    out += "<li>" + html_escape(fast_p_text(f)) + "</li>\n";
+  return out + "</ul>\n";
 }
 
 std::string kernel_table(const ResultView& r) {
@@ -56,6 +76,7 @@ std::string result_section(const ResultView& r) {
                     "</h2>\n<p class=\"headline\">" + html_escape(headline(r)) + "</p>\n";
   for (const auto& note : r.notes) out += "<p class=\"note\">" + html_escape(note) + "</p>\n";
   if (!r.kernels.empty()) out += kernel_table(r);
+  if (has_baselines(r)) out += baselines_table(r);
   out += result_figures(r);
   for (const auto& k : r.kernels) out += kernel_section(k);
   std::string verification;
@@ -85,6 +106,9 @@ std::string render_html(std::span<const ResultView> results) {
       html_escape(report_headline(results)) + "</p></header>\n";
   for (const auto& note : comparability_notes(results))
     out += "<p class=\"note warning\">" + html_escape(note) + "</p>\n";
+  if (results.size() > 1)
+    for (const auto& f : fast_p(results))
+      out += "<p class=\"headline\">Over every result: " + html_escape(fast_p_text(f)) + "</p>\n";
   for (const auto& r : results) out += result_section(r);
   return out +
          "<footer>Rendered by kblaster report from saved results; nothing was measured "

@@ -5,6 +5,7 @@
 #include "report/headline.h"
 #include "report/kernel_text.h"
 #include "report/number_text.h"
+#include "report/torch_baselines.h"
 
 namespace kblaster {
 namespace {
@@ -49,6 +50,26 @@ std::string profile_delta_markdown(const KernelView& k) {
 }
 
 namespace {
+
+// The kernels against their PyTorch references, and fast_1 over this result's kernels.
+std::string baselines_markdown(const ResultView& r) {
+  const std::string modes[] = {"eager", "compile"};
+  std::string out =
+      "**Against PyTorch** (speedup: torch's median over the kernel's, both timed cold by "
+      "kblaster; above 1 the kernel is faster)\n\n"
+      "| kernel | kernel time | torch eager | speedup | torch.compile | speedup |\n"
+      "|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& k : r.kernels) {
+    if (k.baselines.empty()) continue;
+    out += "| " + markdown_escape(k.name);
+    for (const auto& c : baseline_cells(k, modes)) out += " | " + markdown_escape(c);
+    out += " |\n";
+  }
+  out += "\n";
+  for (const auto& f : fast_p(std::span<const ResultView>(&r, 1)))
+    out += "- " + fast_p_text(f) + "\n";
+  return out + "\n";
+}
 
 void add_details(std::vector<MarkdownBlock>& out, std::size_t index, const ResultView& r) {
   std::string verification, profiles, search, provenance;
@@ -95,6 +116,8 @@ std::vector<MarkdownBlock> markdown_blocks(std::span<const ResultView> results) 
   std::string top = "## kblaster: " + report_headline(results) + "\n\n";
   for (const auto& note : comparability_notes(results))
     top += "> \u26A0\uFE0F " + markdown_escape(note) + "\n\n";
+  if (results.size() > 1)
+    for (const auto& f : fast_p(results)) top += "- over every result: " + fast_p_text(f) + "\n";
   out.push_back({MarkdownPart::heading, 0, std::move(top)});
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultView& r = results[i];
@@ -107,6 +130,7 @@ std::vector<MarkdownBlock> markdown_blocks(std::span<const ResultView> results) 
     out.push_back({MarkdownPart::heading, i, std::move(head)});
     for (const auto& k : r.kernels) out.push_back({MarkdownPart::row, i, row(k)});
     if (!r.kernels.empty()) out.push_back({MarkdownPart::heading, i, "\n"});
+    if (has_baselines(r)) out.push_back({MarkdownPart::row, i, baselines_markdown(r)});
     add_details(out, i, r);
   }
   return out;

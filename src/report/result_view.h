@@ -59,6 +59,14 @@ struct SearchPoint {
   double best_speedup = 1.0;        // baseline time / best time
 };
 
+// A kernel's PyTorch reference timed beside it (`bench --baseline torch`), in one mode.
+struct BaselineView {
+  std::string mode;                // "eager", "compile"
+  std::optional<double> median_s;  // when timed
+  std::optional<double> speedup;   // the baseline's median over the kernel's; > 1: kernel faster
+  std::string failed;              // why it was not timed; "" when it was
+};
+
 // What a report shows of one kernel of a result.
 struct KernelView {
   std::string name;
@@ -72,6 +80,7 @@ struct KernelView {
   std::optional<ProfileChange> profile;
   std::optional<RooflineView> roofline;
   std::vector<SearchPoint> search;
+  std::vector<BaselineView> baselines;  // bench --baseline torch; empty otherwise
 };
 
 // The kinds of result a report reads.

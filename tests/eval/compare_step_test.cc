@@ -452,9 +452,22 @@ TEST_F(TickBoundCompareTest, PairsAreHotBatchesSizedToTheKernel) {
   EXPECT_LE(r->calls, hot_batch_calls(4.7e-6));
   const auto sent = runner.sent("sample");
   EXPECT_FALSE(sent.front().contains("calls")) << "the warm-up that finds it launch-bound is cold";
-  for (std::size_t i = 1; i < sent.size(); ++i) EXPECT_EQ(sent[i].at("calls"), r->calls) << i;
+  for (std::size_t i = 1; i + 1 < sent.size(); ++i) EXPECT_EQ(sent[i].at("calls"), r->calls) << i;
   EXPECT_EQ(ab_method_note(*r), "hot batches of " + std::to_string(r->calls) +
                                     " calls in 16 CUDA contexts (launch-bound)");
+  // The recheck needs each candidate's last single-call output: a cold pair comes last.
+  const auto ops = runner.ops();
+  ASSERT_GE(ops.size(), 3u);
+  EXPECT_EQ(ops[ops.size() - 3], "sample");
+  EXPECT_FALSE(sent.back().contains("calls"));
+  EXPECT_EQ(sent.back().at("order"), (json{0, 1}));
+  // Only the last context computes the expected outputs the recheck compares against.
+  const auto prepared = runner.sent("bench_prepare");
+  ASSERT_EQ(prepared.size(), 16u);
+  for (std::size_t i = 1; i + 1 < prepared.size(); ++i)
+    EXPECT_EQ(prepared[i].value("expected", true), false) << i;
+  EXPECT_FALSE(prepared.front().contains("expected"));
+  EXPECT_FALSE(prepared.back().contains("expected"));
   EXPECT_EQ(to_json(*r)["contexts"]["calls"], r->calls);
 }
 
