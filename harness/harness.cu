@@ -29,6 +29,7 @@ nlohmann::json Harness::hello() {
 nlohmann::json Harness::load(const nlohmann::json& request) {
   candidates_.clear();
   reference_.reset();
+  baseline_inputs_sent_ = false;  // a new worker has none
   for (const auto& path : request.at("candidates"))
     candidates_.emplace_back(path.get<std::string>(), "kblaster_entry");
   warmed_.assign(candidates_.size(), false);

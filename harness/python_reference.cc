@@ -3,16 +3,20 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cuda_check.h"
 #include "python_reference_worker.h"
@@ -63,6 +67,65 @@ void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) 
                          std::strerror(errno));
 }
 
+// `name` as execv needs it: itself when it has a '/', else the first executable of that name
+// on PATH; "" when there is none.
+std::string resolve_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  const std::string search = path && *path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= search.size();) {
+    const std::size_t end = std::min(search.find(':', start), search.size());
+    const std::string dir = end > start ? search.substr(start, end - start) : ".";
+    const std::string candidate = dir + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+// What the worker says, as one line of printable text: a pull request's module controls it,
+// and a newline could forge a CI log's commands.
+std::string one_line(std::string text, std::size_t max) {
+  if (text.size() > max) text.resize(max);
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+  return text;
+}
+
+// An output file the worker wrote: a regular file (not a link to /dev/zero, not a FIFO) of
+// exactly `want` bytes, read no further than that.
+std::optional<std::vector<unsigned char>> read_output(const std::string& file, std::size_t want,
+                                                      std::string& why) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    why = std::string("cannot be opened: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<std::size_t>(st.st_size) != want) {
+    why = S_ISREG(st.st_mode) ? "came back with " + std::to_string(st.st_size) + " bytes, not " +
+                                    std::to_string(want)
+                              : std::string("is not a regular file");
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::vector<unsigned char> bytes(want);
+  std::size_t got = 0;
+  while (got < want) {
+    const ssize_t n = ::read(fd, bytes.data() + got, want - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (got != want) {
+    why = "came back short: " + std::to_string(got) + " of " + std::to_string(want) + " bytes";
+    return std::nullopt;
+  }
+  return bytes;
+}
+
 }  // namespace
 
 std::string python_interpreter() {
@@ -87,7 +150,8 @@ PythonReference::~PythonReference() {
 }
 
 void PythonReference::fail(const std::string& why) const {
-  throw HarnessFailure("the PyTorch reference " + module_ + ":" + class_name_ + ": " + why);
+  throw HarnessFailure("the PyTorch reference " + module_ + ":" + class_name_ + ": " +
+                       one_line(why, 1000));
 }
 
 void PythonReference::start() {
@@ -103,21 +167,39 @@ void PythonReference::start() {
     f << kPythonReferenceWorker;
     if (!f.flush()) fail("cannot write its worker script to " + script);
   }
+  // Resolved before the fork: the child makes only async-signal-safe calls, and execv is one.
+  const std::string program = resolve_program(python_);
+  if (program.empty())
+    fail("its Python worker could not be started (is `" + python_ + "` in PATH?)");
+  rlimit files{};
+  const int max_fd = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+                         ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 16))
+                         : 1 << 16;
   int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
-    fail(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(in, O_CLOEXEC) != 0) fail(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    const int e = errno;
+    ::close(in[0]), ::close(in[1]);
+    fail(std::string("pipe: ") + std::strerror(e));
+  }
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) fail(std::string("fork: ") + std::strerror(errno));
+  if (pid < 0) {
+    const int e = errno;
+    for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
+    fail(std::string("fork: ") + std::strerror(e));
+  }
   if (pid == 0) {
     // Only async-signal-safe calls until exec. Killed with the harness, whatever kills it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
-    ::syscall(SYS_close_range, 3U, ~0U, 0U);
-    const char* argv[] = {python_.c_str(), "-B", script.c_str(), nullptr};
-    ::execvp(argv[0], const_cast<char* const*>(argv));
+    // Nothing else the harness holds reaches the worker (close_range, else one by one).
+    if (::syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+      for (int fd = 3; fd < max_fd; ++fd) ::close(fd);
+    const char* argv[] = {program.c_str(), "-B", script.c_str(), nullptr};
+    ::execv(argv[0], const_cast<char* const*>(argv));
     ::_exit(127);
   }
   ::close(in[0]);
@@ -180,8 +262,8 @@ nlohmann::json PythonReference::call(const nlohmann::json& req) {
     fail("its Python worker answered something that is not JSON: " + line.substr(0, 200));
   // The module's own words, which a pull request controls: kept to a few lines.
   if (!answer.value("ok", false))
-    fail(answer.value("error", std::string("failed, saying nothing")).substr(0, 1000));
-  runtime_ = answer.value("runtime", std::string());
+    fail(answer.value("error", std::string("failed, saying nothing")));
+  runtime_ = one_line(answer.value("runtime", std::string()), 200);
   return answer;
 }
 
@@ -217,15 +299,11 @@ std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<T
   std::vector<std::vector<unsigned char>> result;
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const Tensor& t = outputs[i];
-    const std::string file = req["outputs"][i]["file"];
-    std::ifstream f(file, std::ios::binary);
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)),
-                                     std::istreambuf_iterator<char>());
-    const std::size_t want = element_count(t.dims) * element_size(t.type);
-    if (bytes.size() != want)
-      fail("its output `" + t.name + "` came back with " + std::to_string(bytes.size()) +
-           " bytes, not " + std::to_string(want));
-    result.push_back(std::move(bytes));
+    std::string why;
+    auto bytes = read_output(req["outputs"][i]["file"].get<std::string>(),
+                             element_count(t.dims) * element_size(t.type), why);
+    if (!bytes) fail("its output `" + t.name + "` " + why);
+    result.push_back(std::move(*bytes));
   }
   for (const auto& entry : fs::directory_iterator(dir_))
     if (entry.path().extension() == ".bin") fs::remove(entry.path());

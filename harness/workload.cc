@@ -45,11 +45,14 @@ std::vector<ArgDesc> parse_args(const nlohmann::json& args) {
         a.elements = j.at("elements").get<std::size_t>();
         a.dims = j.value("dims", std::vector<std::int64_t>{static_cast<std::int64_t>(a.elements)});
         std::size_t product = 1;
-        for (auto d : a.dims) product *= d < 0 ? 0 : static_cast<std::size_t>(d);
-        if (product != a.elements || a.dims.empty())
+        bool fits = !a.dims.empty() && a.dims.size() <= 8;
+        for (auto d : a.dims)
+          fits = fits && d >= 0 &&
+                 !__builtin_mul_overflow(product, static_cast<std::size_t>(d), &product);
+        if (!fits || product != a.elements)
           throw HarnessFailure("setup: argument `" + a.name +
-                               "`: its dims do not multiply to its " + std::to_string(a.elements) +
-                               " elements");
+                               "`: its dims (1 to 8, none negative) do not multiply to its " +
+                               std::to_string(a.elements) + " elements");
         a.role = parse_role(j.value("role", "in"));
         if (j.contains("init")) a.init = parse_init(j.at("init"));
         a.reference_type = a.type;

@@ -1,8 +1,7 @@
 // `kblaster import kernelbench DIR [--force]`: makes a directory of KernelBench-style problems a
 // kernel repository (kblaster.toml and a launcher skeleton for each problem without a .cu file).
-#include <cstdlib>
-
 #include "cli/commands.h"
+#include "core/environment.h"
 #include "eval/provenance.h"
 #include "kernelbench/import_problems.h"
 
@@ -16,11 +15,11 @@ struct ImportOptions {
 
 // The interpreter and the PYTHONPATH it needs, from kblaster's environment: the sandbox passes
 // neither on by itself.
-DescribeOptions describe_options() {
+DescribeOptions describe_options(const EnvironmentLookup& env) {
   DescribeOptions d;
-  if (const char* python = std::getenv("KBLASTER_PYTHON"); python && *python) d.python = python;
-  if (const char* path = std::getenv("PYTHONPATH"); path && *path)
-    d.extra_env.push_back(std::string("PYTHONPATH=") + path);
+  if (auto python = env("KBLASTER_PYTHON"); python && !python->empty()) d.python = *python;
+  if (auto path = env("PYTHONPATH"); path && !path->empty())
+    d.extra_env.push_back("PYTHONPATH=" + *path);
   return d;
 }
 
@@ -30,18 +29,15 @@ nlohmann::json to_json(const ImportReport& r, Provenance provenance) {
   for (const auto& p : r.imported)
     kernels.push_back({{"kernel", p.kernel}, {"file", p.file}, {"launcher", p.launcher}});
   for (const auto& [file, why] : r.skipped) skipped.push_back({{"file", file}, {"reason", why}});
-  return {{"kind", "import"},
-          {"schema_version", 1},
-          {"provenance", to_json(provenance)},
-          {"spec", r.spec.string()},
-          {"kernels", kernels},
-          {"skipped", skipped},
+  return {{"kind", "import"},        {"schema_version", 1}, {"provenance", to_json(provenance)},
+          {"spec", r.spec.string()}, {"kernels", kernels},  {"skipped", skipped},
           {"skeletons", r.skeletons}};
 }
 
 Result<ExitCode> import_command(const ImportOptions& o, Session& session) {
   Provenance provenance = command_provenance(session, o.dir);
-  auto report = import_kernelbench(o.dir, describe_options(), o.force, session.progress);
+  auto report = import_kernelbench(o.dir, describe_options(process_environment),
+                                   o.force ? SpecFile::replace : SpecFile::keep, session.progress);
   if (!report) return report.error();
   if (o.json) {
     session.out << to_json(*report, std::move(provenance)).dump(2) << "\n";

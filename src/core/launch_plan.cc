@@ -64,6 +64,9 @@ Result<SizePlan> plan_size(const KernelSpec& spec,
       auto extent = d.evaluate(plan.scalars);
       if (!extent)
         return Error::config("", "shape of `" + arg.name + "`: " + extent.error().message);
+      if (*extent < 0)
+        return Error::config("", "shape of `" + arg.name + "`: dimension `" + d.text() +
+                                     "` is negative: " + std::to_string(*extent));
       buffer.dims.push_back(*extent);
     }
     if (__builtin_mul_overflow(*count, static_cast<std::int64_t>(dtype_size(arg.type)),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "core/units.h"
 #include "stats/quantile.h"
@@ -17,12 +18,14 @@ constexpr int kFirstRequestCalls = 3;
 }  // namespace
 
 Result<BaselineMeasurement> measure_baseline(HarnessClient& harness, const std::string& mode,
-                                             double kernel_median_s, const BenchFlags& flags,
-                                             Clock& clock) {
+                                             double kernel_median_s, std::uint64_t seed,
+                                             const BenchFlags& flags, Clock& clock) {
   BaselineMeasurement b;
   b.mode = mode;
   StoppingRule rule(flags.stop);
-  const double start = clock.now_seconds();
+  // The stopping rule's time starts after the first request, whose importing torch, compiling
+  // and warm-up calls are not the samples' time.
+  std::optional<double> start;
   int count = kFirstRequestCalls;
   for (;;) {
     auto got = harness.baseline_sample(mode, count);
@@ -30,7 +33,10 @@ Result<BaselineMeasurement> measure_baseline(HarnessClient& harness, const std::
       // The module's failure, or a worker past its time, which ended the harness: said, and the
       // harness restored for what follows.
       b.failed = got.error().message;
-      if (!harness.holds_load()) KB_TRY(harness.restore_if_lost());
+      if (!harness.holds_load()) {
+        KB_TRY(harness.restore_if_lost());
+        KB_TRY(harness.bench_prepare(seed, Against{}));  // the inputs the next mode is timed on
+      }
       return b;
     }
     b.runtime = got->runtime;
@@ -38,7 +44,8 @@ Result<BaselineMeasurement> measure_baseline(HarnessClient& harness, const std::
       rule.add(s);
       b.samples.push_back(s);
     }
-    b.stop = rule.decide(clock.now_seconds() - start);
+    if (!start) start = clock.now_seconds();
+    b.stop = rule.decide(clock.now_seconds() - *start);
     if (b.stop.reason != StopReason::keep_going) break;
     const double estimate = std::max(median_of(b.samples), 1e-7);
     count = std::clamp(static_cast<int>(kRequestGpuSeconds / estimate), 1, 1000);

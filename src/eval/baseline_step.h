@@ -27,13 +27,15 @@ struct BaselineMeasurement {
   double speedup = 0.0;  // the baseline's median over the kernel's; 0 when not timed
 };
 
-// Times the loaded PyTorch reference in `mode` on the last bench_prepare's inputs until
-// flags.stop ends it; `kernel_median_s` (the kernel's cold median) gives the speedup. A worker
-// that fails (torch.compile cannot compile the module, say) is `failed`, not an Error; Errors
-// are a harness that is gone.
+// Times the loaded PyTorch reference in `mode` on the last bench_prepare's inputs (from `seed`)
+// until flags.stop ends it, its time counted from the first answer (torch's import and
+// torch.compile's compiling are not samples); `kernel_median_s` (the kernel's cold median) gives
+// the speedup. A worker that fails (torch.compile cannot compile the module, say) is `failed`,
+// not an Error, and a harness it took down is restored with the same inputs; Errors are a
+// harness that cannot be restored.
 Result<BaselineMeasurement> measure_baseline(HarnessClient& harness, const std::string& mode,
-                                             double kernel_median_s, const BenchFlags& flags,
-                                             Clock& clock);
+                                             double kernel_median_s, std::uint64_t seed,
+                                             const BenchFlags& flags, Clock& clock);
 
 // "torch eager 12.3 us median (n=412): the kernel 1.52x faster", or why it was not timed.
 std::string describe(const BaselineMeasurement& b);

@@ -42,7 +42,8 @@ Status time_baselines(const KernelBuild& b, GpuContext& gpu, const BenchFlags& b
                           session))
     return Ok{};
   for (const auto& mode : kTorchModes) {
-    auto baseline = measure_baseline(*gpu.client, mode, m.summary.median, bench, session.clock);
+    auto baseline =
+        measure_baseline(*gpu.client, mode, m.summary.median, m.seed, bench, session.clock);
     if (!baseline) return baseline.error();
     session.progress << "bench " << name << "  " << describe(*baseline) << "\n";
     k.baselines.push_back(std::move(*baseline));

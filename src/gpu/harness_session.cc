@@ -1,5 +1,7 @@
 #include "gpu/harness_session.h"
 
+#include <stdlib.h>
+
 #include <utility>
 
 namespace kblaster {
@@ -39,11 +41,29 @@ const char* harness_failure_name(HarnessFailure failure) {
 HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox) {
   spec_.argv = {harness.string()};
   spec_.sandbox = std::move(sandbox);
+  make_scratch();
 }
 
 HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox) {
   spec_.argv = std::move(argv);
   spec_.sandbox = std::move(sandbox);
+  make_scratch();
+}
+
+HarnessSession::~HarnessSession() {
+  child_.reset();  // its process group killed first, so nothing writes there any more
+  if (!scratch_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_, ec);
+  }
+}
+
+void HarnessSession::make_scratch() {
+  std::error_code ec;
+  std::string dir = (std::filesystem::temp_directory_path(ec) / "kblaster-harness-XXXXXX").string();
+  if (ec || !::mkdtemp(dir.data())) return;
+  scratch_ = dir;
+  spec_.sandbox.env_set.push_back("TMPDIR=" + scratch_);
 }
 
 Result<int> HarnessSession::finish(double timeout_s) {

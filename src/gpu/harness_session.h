@@ -55,6 +55,11 @@ class HarnessSession final : public HarnessRunner {
   // The harness run through a wrapper (ncu in profile mode): `argv` is the whole
   // command line, ending with the harness.
   HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox);
+  // Ends the harness, and removes its scratch directory (its TMPDIR: a PyTorch reference's
+  // worker files, which a killed harness could not remove itself).
+  ~HarnessSession() override;
+  HarnessSession(const HarnessSession&) = delete;
+  HarnessSession& operator=(const HarnessSession&) = delete;
 
   Result<nlohmann::json> call(const nlohmann::json& request, double timeout_s) override;
   HarnessFailure last_failure() const override { return last_failure_; }
@@ -73,6 +78,10 @@ class HarnessSession final : public HarnessRunner {
 
  private:
   Result<nlohmann::json> fail(HarnessFailure failure, Error error);
+  // A private directory every harness of this session gets as its TMPDIR; "" if none could be
+  // made (the harness then uses the system's).
+  void make_scratch();
+  std::string scratch_;
   ChildSpec spec_;
   std::optional<ChildProcess> child_;
   std::uint64_t generation_ = 0;

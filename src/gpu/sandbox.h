@@ -47,7 +47,10 @@ struct SandboxPolicy {
                                         "LD_LIBRARY_PATH",
                                         "NVIDIA_VISIBLE_DEVICES",
                                         "NVIDIA_DRIVER_CAPABILITIES",
-                                        "KBLASTER_PYTHON"};  // a PyTorch reference's interpreter
+                                        // a PyTorch reference's interpreter and where its
+                                        // torch may be
+                                        "KBLASTER_PYTHON",
+                                        "PYTHONPATH"};
   // "NAME=VALUE" entries set after filtering (replacing a passed-through NAME),
   // such as TMPDIR; names that look like secrets are dropped here too.
   std::vector<std::string> env_set;

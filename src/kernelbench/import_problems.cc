@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/file_write.h"
+#include "core/file_replace.h"
 #include "kernelbench/spec_text.h"
 
 namespace kblaster {
@@ -10,13 +10,13 @@ namespace kblaster {
 namespace fs = std::filesystem;
 
 Result<ImportReport> import_kernelbench(const fs::path& dir, const DescribeOptions& options,
-                                        bool overwrite, std::ostream& progress) {
+                                        SpecFile spec_file, std::ostream& progress) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     return Error::usage("`" + dir.string() + "` is not a directory of KernelBench problems");
   ImportReport report;
   report.spec = dir / "kblaster.toml";
-  if (fs::exists(report.spec, ec) && !overwrite)
+  if (fs::exists(fs::symlink_status(report.spec, ec)) && spec_file == SpecFile::keep)
     return Error::usage(report.spec.string() + " exists already; pass --force to replace it");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
@@ -46,11 +46,11 @@ Result<ImportReport> import_kernelbench(const fs::path& dir, const DescribeOptio
   }
   for (const auto& p : report.imported) {
     const fs::path cu = dir / (p.kernel + ".cu");
-    if (fs::exists(cu, ec)) continue;
-    KB_TRY(write_file(cu, launcher_skeleton(p)));
+    if (fs::exists(fs::symlink_status(cu, ec))) continue;  // a solution (or a link) is kept
+    KB_TRY(replace_file(cu, launcher_skeleton(p)));        // a link planted there is replaced
     report.skeletons.push_back(cu.filename().string());
   }
-  KB_TRY(write_file(report.spec, kernels_toml(report.imported)));
+  KB_TRY(replace_file(report.spec, kernels_toml(report.imported)));
   return report;
 }
 

@@ -12,6 +12,9 @@
 
 namespace kblaster {
 
+// What the import does with an existing kblaster.toml: keep it (a usage error) or replace it.
+enum class SpecFile { keep, replace };
+
 struct ImportReport {
   std::vector<KernelBenchProblem> imported;
   std::vector<std::pair<std::string, std::string>> skipped;  // file, why
@@ -22,10 +25,10 @@ struct ImportReport {
 // Describes every *.py in `dir` (in name order), writes `dir`/kblaster.toml declaring the ones
 // kblaster can take, and a launcher skeleton <kernel>.cu for each that has no .cu file yet (an
 // existing one, a solution, is kept). Progress, one line per problem, goes to `progress`. An
-// existing kblaster.toml is an Error::usage unless `overwrite`; no problem imported is an
+// existing kblaster.toml is an Error::usage unless SpecFile::replace; no problem imported is an
 // Error::config listing why each was skipped; write failures are Error::environment (exit 3).
 Result<ImportReport> import_kernelbench(const std::filesystem::path& dir,
-                                        const DescribeOptions& options, bool overwrite,
+                                        const DescribeOptions& options, SpecFile spec_file,
                                         std::ostream& progress);
 
 }  // namespace kblaster

@@ -1,8 +1,10 @@
 #include "kernelbench/problem.h"
 
 #include <map>
+#include <set>
 
 #include "core/identifier.h"
+#include "core/input_limits.h"
 
 namespace kblaster {
 namespace {
@@ -13,6 +15,20 @@ const std::map<std::string, std::string>& spec_types() {
       {"int64", "i64"},   {"int32", "i32"},   {"int16", "i16"},     {"int8", "i8"},
       {"uint8", "u8"},    {"bool", "bool"}};
   return types;
+}
+
+bool is_cpp_keyword(const std::string& name) {
+  static const std::set<std::string> keywords = {
+      "alignas", "alignof",   "and",    "asm",      "auto",      "bool",     "break",    "case",
+      "catch",   "char",      "class",  "const",    "constexpr", "continue", "default",  "delete",
+      "do",      "double",    "else",   "enum",     "explicit",  "export",   "extern",   "false",
+      "float",   "for",       "friend", "goto",     "if",        "inline",   "int",      "long",
+      "mutable", "namespace", "new",    "noexcept", "not",       "nullptr",  "operator", "or",
+      "private", "protected", "public", "register", "return",    "short",    "signed",   "sizeof",
+      "static",  "struct",    "switch", "template", "this",      "throw",    "true",     "try",
+      "typedef", "typename",  "union",  "unsigned", "using",     "virtual",  "void",     "volatile",
+      "while",   "xor",       "half",   "dim3",     "int64_t",   "int32_t"};
+  return keywords.contains(name);
 }
 
 // `text` with every character a C identifier cannot hold made '_', and a leading digit kept
@@ -37,7 +53,11 @@ Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file) {
   d.type = it->second;
   d.dims = t.at("shape").get<std::vector<std::int64_t>>();
   if (d.dims.empty()) d.dims = {1};
-  if (d.dims.size() > 8) return Error::config(file, "`" + d.name + "` has more than 8 dimensions");
+  if (d.dims.size() > kMaxDimensions)
+    return Error::config(
+        file, "`" + d.name + "` has more than " + std::to_string(kMaxDimensions) + " dimensions");
+  for (auto extent : d.dims)
+    if (extent < 0) return Error::config(file, "`" + d.name + "` has a negative dimension");
   return d;
 }
 
@@ -46,8 +66,13 @@ Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file) {
 Result<KernelBenchProblem> problem_from_description(const nlohmann::json& j,
                                                     const std::string& file) {
   try {
-    if (!j.value("ok", false))
-      return Error::config(file, j.value("error", std::string("not described")).substr(0, 1000));
+    if (!j.value("ok", false)) {
+      // The module's words, as one line: a newline could forge a CI log's commands.
+      std::string why = j.value("error", std::string("not described")).substr(0, 1000);
+      for (char& c : why)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+      return Error::config(file, why);
+    }
     KernelBenchProblem p;
     p.file = file;
     p.kernel = file.substr(0, file.rfind('.'));
@@ -67,9 +92,14 @@ Result<KernelBenchProblem> problem_from_description(const nlohmann::json& j,
       p.outputs.push_back(std::move(*d));
     }
     if (p.outputs.empty()) return Error::config(file, "forward returns nothing");
-    for (auto& in : p.inputs)
-      for (const auto& out : p.outputs)
-        if (in.name == out.name) in.name += "_in";
+    // Every parameter a C++ name of its own: a Python name that is a C++ keyword, or one an
+    // output or an earlier input takes, gets a suffix until it is unique.
+    std::set<std::string> taken;
+    for (const auto& out : p.outputs) taken.insert(out.name);
+    for (auto& in : p.inputs) {
+      while (taken.contains(in.name) || is_cpp_keyword(in.name)) in.name += "_in";
+      taken.insert(in.name);
+    }
     return p;
   } catch (const nlohmann::json::exception& e) {
     return Error::config(file, std::string("its description is malformed: ") + e.what());

@@ -1,5 +1,10 @@
 #include "kernelbench/problem_describer.h"
 
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "gpu/filter_process.h"
 #include "kernelbench/describe_problem_script.h"
 
@@ -8,7 +13,25 @@ namespace kblaster {
 Result<KernelBenchProblem> describe_problem(const std::filesystem::path& path,
                                             const DescribeOptions& options) {
   const std::string file = path.filename().string();
+  // Python writes nowhere but a directory of its own, removed after it.
+  std::string scratch =
+      (std::filesystem::temp_directory_path() / "kblaster-describe-XXXXXX").string();
+  if (!::mkdtemp(scratch.data()))
+    return Error::environment("cannot create a directory to describe " + file +
+                              " in: " + std::strerror(errno));
+  struct Remove {
+    std::string dir;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove{scratch};
   FilterOptions filter;
+  filter.working_dir = scratch;
+  filter.sandbox.filesystem = FilesystemIsolation::when_available;
+  filter.sandbox.files.read = {"/"};  // python, torch and the problem, wherever they are
+  filter.sandbox.files.write = {scratch, "/dev/null"};
+  filter.sandbox.env_set = {"TMPDIR=" + scratch};
   filter.sandbox.wall_timeout_s = options.timeout_s;
   filter.timeout_s = options.timeout_s;
   filter.extra_env = options.extra_env;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "gpu/landlock_rules.h"
 #include "result_schema.h"
 #include "scoped_env.h"
 #include "test_paths.h"
@@ -118,6 +119,26 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_THAT(again.err, HasSubstr("kblaster.toml exists already; pass --force to replace it"));
   EXPECT_EQ(run_kblaster({"import", "kernelbench", dir.path().string(), "--force"}).exit_code, 0);
+}
+
+// A problem file runs in a sandbox whose writes go to a directory of its own (with Landlock),
+// and the import's own writes replace a planted link instead of writing through it.
+TEST_F(ImportKernelBench, AProblemCannotWriteBesideItselfNorRedirectTheImportsWrites) {
+  testing::TempDir elsewhere;
+  dir.write("6_Writes.py",
+            "import os\nopen(os.path.join(os.path.dirname(__file__), 'planted'), "
+            "'w').write('x')\n" +
+                std::string(kRelu));
+  std::filesystem::create_symlink(elsewhere.path() / "target.toml", dir.path() / "kblaster.toml");
+  auto r = run_kblaster({"import", "kernelbench", dir.path().string(), "--force"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  if (landlock_abi() > 0) {
+    EXPECT_THAT(r.err, HasSubstr("6_Writes.py skipped: PermissionError"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "planted"));
+  }
+  EXPECT_FALSE(std::filesystem::is_symlink(dir.path() / "kblaster.toml"))
+      << "replaced, not followed";
+  EXPECT_FALSE(std::filesystem::exists(elsewhere.path() / "target.toml"));
 }
 
 TEST_F(ImportKernelBench, NothingImportableIsAnErrorThatSaysWhyForEachFile) {

@@ -98,6 +98,9 @@ TEST_F(PythonReferenceConfig, BadDimensionsAreConfigErrorsAtTheirField) {
               HasSubstr("field `shape`: [1]: `cols*`: expression ends"));
   EXPECT_THAT(error_of(load("k/ref.py:Model", "", "[1,1,1,1,1,1,1,1,1]")),
               HasSubstr("9 dimensions; at most 8 are accepted"));
+  // Two negative dimensions multiply to a positive count: each dimension is checked too.
+  auto negative = load("k/ref.py:Model", "", "[\"0-rows\", \"0-cols\"]");
+  EXPECT_THAT(error_of(negative), HasSubstr("dimension `0-rows` is negative: -4"));
   EXPECT_THAT(error_of(load("k/ref.py:Model", "", "[\"rows\", \"depth\"]")),
               HasSubstr("uses `depth`, which is not an argument"));
 }

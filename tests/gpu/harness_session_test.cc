@@ -137,6 +137,25 @@ TEST(HarnessSession, FinishKillsAHarnessThatIgnoresTheEndOfItsInput) {
   EXPECT_THAT(code.error().message, ::testing::HasSubstr("did not exit within"));
 }
 
+// Each session's harnesses get a TMPDIR of its own, removed with the session: a PyTorch
+// reference's worker leaves its files there when the harness is killed.
+TEST(HarnessSession, ItsHarnessesShareAPrivateTmpdirRemovedWithTheSession) {
+  testing::TempDir dir;
+  std::string tmpdir;
+  {
+    HarnessSession session(testing::write_executable(
+        dir, "tmpdir-harness",
+        "#!/bin/sh\nread -r line\nmkdir \"$TMPDIR/kblaster-pyref-left\"\n"
+        "echo \"{\\\"ok\\\":true,\\\"tmpdir\\\":\\\"$TMPDIR\\\"}\"\nexec sleep 100\n"));
+    auto answer = session.call({{"op", "hello"}}, 5.0);
+    ASSERT_TRUE(answer.ok()) << answer.error().message;
+    tmpdir = answer->at("tmpdir").get<std::string>();
+    EXPECT_THAT(tmpdir, ::testing::HasSubstr("kblaster-harness-"));
+    EXPECT_TRUE(std::filesystem::is_directory(tmpdir + "/kblaster-pyref-left"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmpdir)) << "removed after its harness was killed";
+}
+
 TEST(HarnessSession, AMissingHarnessIsUnavailable) {
   HarnessSession session("/kblaster/no/such/harness");
   auto hello = session.call({{"op", "hello"}}, 5.0);

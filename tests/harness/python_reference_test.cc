@@ -3,9 +3,11 @@
 // worker makes, as CI has no torch. The H200 run (tests/device) uses the real torch.
 #include "python_reference.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -145,6 +147,25 @@ TEST_F(PythonReferenceTest, TheModulesOwnErrorIsSaidWithWhereAndKeptShort) {
   const std::string why = failure(ref);
   EXPECT_THAT(why, HasSubstr("ValueError: bad bad"));
   EXPECT_LT(why.size(), 1200u) << "a pull request's module controls this text";
+}
+
+// The worker gets stdin, stdout and stderr, nothing else the harness holds (here: descriptor
+// 100, open without close-on-exec); and what it says reaches kblaster as one line.
+TEST_F(PythonReferenceTest, TheWorkerHoldsNoOtherDescriptorAndSpeaksInOneLine) {
+  const int fd = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::dup2(fd, 100), 100);
+  ::close(fd);
+  PythonReference ref(module("import os, torch\nclass Model(torch.nn.Module):\n"
+                             "    def forward(self, x, y):\n"
+                             "        if os.path.exists('/proc/self/fd/100'):\n"
+                             "            raise RuntimeError('descriptor 100 leaked')\n"
+                             "        raise RuntimeError('line one\\n::error::forged')\n"),
+                      "Model", "python3");
+  const std::string why = failure(ref);
+  ::close(100);
+  EXPECT_THAT(why, HasSubstr("RuntimeError: line one ::error::forged"));
+  EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
 TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {

@@ -1,0 +1,61 @@
+// A problem's description as the import reads it: what python said is checked before any of it
+// reaches the generated kblaster.toml or C++ (a problem file is the user's, but may be anyone's).
+#include "kernelbench/problem.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kernelbench/spec_text.h"
+
+namespace kblaster {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+json described(json inputs, json outputs = json::array(
+                                {{{"name", "out"}, {"dtype", "float32"}, {"shape", {4}}}})) {
+  return {{"ok", true}, {"forward", json::array()}, {"inputs", inputs}, {"outputs", outputs}};
+}
+
+json tensor(const std::string& name, json shape = {4}, const std::string& dtype = "float32") {
+  return {{"name", name}, {"dtype", dtype}, {"shape", shape}};
+}
+
+std::string refusal(const json& j, const std::string& file = "1_P.py") {
+  auto p = problem_from_description(j, file);
+  EXPECT_FALSE(p.ok());
+  return p.ok() ? "" : p.error().message;
+}
+
+TEST(KernelBenchProblem, WhatCannotBeACppOrTomlNameIsRefused) {
+  EXPECT_THAT(refusal(described({tensor("x\"]\nlauncher = \"evil")})),
+              HasSubstr("cannot be a launcher parameter"));
+  EXPECT_THAT(refusal(described({tensor("x", {4}, "complex64")})),
+              HasSubstr("is complex64, which kblaster has no type for"));
+  EXPECT_THAT(refusal(described({tensor("x", {2, -2})})), HasSubstr("has a negative dimension"));
+  EXPECT_THAT(refusal(described({tensor("x", {1, 1, 1, 1, 1, 1, 1, 1, 1})})),
+              HasSubstr("more than 8 dimensions"));
+  EXPECT_THAT(refusal(described({tensor("x")}), "a\"b.py"),
+              HasSubstr("its name cannot be a kernel's"));
+  EXPECT_THAT(refusal({{"ok", false}, {"error", std::string(5000, 'e')}}).size(),
+              ::testing::Le(1000u));
+  EXPECT_THAT(refusal({{"ok", true}, {"inputs", 3}}), HasSubstr("its description is malformed"));
+  EXPECT_EQ(refusal({{"ok", false}, {"error", "one\n::error::two"}}), "one ::error::two");
+}
+
+TEST(KernelBenchProblem, ParametersGetCppNamesOfTheirOwn) {
+  auto p = problem_from_description(described({tensor("float"), tensor("out"), tensor("out_in")}),
+                                    "7_Names.py");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->inputs[0].name, "float_in") << "a C++ keyword";
+  EXPECT_EQ(p->inputs[1].name, "out_in") << "`out` is the output's";
+  EXPECT_EQ(p->inputs[2].name, "out_in_in") << "`out_in` is now the second input's";
+  EXPECT_EQ(p->launcher, "run_7_Names");
+  EXPECT_THAT(launcher_skeleton(*p),
+              HasSubstr("void run_7_Names(const float* float_in, const float* out_in, "
+                        "const float* out_in_in, float* out)"));
+}
+
+}  // namespace
+}  // namespace kblaster
