@@ -125,7 +125,8 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   for (const auto& s : *warmup) warm.push_back(s.gpu_seconds);
   const double estimate = median_of(warm);
   const bool launch_bound = !m.unheld && estimate > 0 && estimate < kHotBelowSeconds;
-  const int contexts = launch_bound ? kTimingContexts : 1;
+  const bool mid = !m.unheld && !launch_bound && estimate < kMidContextsBelowSeconds;
+  const int contexts = launch_bound ? kTimingContexts : mid ? std::max(flags.mid_contexts, 1) : 1;
   const int calls = hot_batch_calls(estimate);
   BenchFlags share = flags;  // the stopping rule's time, split between the contexts
   share.stop.max_seconds /= contexts;
@@ -242,8 +243,9 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
                                               return a.summary.median < b.summary.median;
                                             })
                                ->summary.median;
-    s += "; the fast mode of " + std::to_string(m.contexts.size()) + " CUDA contexts (slowest " +
-         format_seconds(slowest) + ")";
+    s += std::string(m.hot ? "; the fast mode of " : "; the typical of ") +
+         std::to_string(m.contexts.size()) + " CUDA contexts (slowest " + format_seconds(slowest) +
+         ")";
   }
   if (m.hot)
     s += "; hot: " + format_seconds(m.hot->summary.median) + " median, IQR " +
@@ -302,25 +304,34 @@ nlohmann::json to_json(const Measurement& m, const Ceilings& ceilings) {
         {"noise", m.hot->stop.noise}};
   if (!m.contexts.empty()) {
     nlohmann::json runs = nlohmann::json::array();
-    for (const ContextTiming& c : m.contexts)
-      runs.push_back({{"median_s", c.summary.median},
-                      {"samples", c.samples},
-                      {"sample_sm_mhz", c.sample_sm_mhz},
-                      {"throttled", c.throttled},
-                      {"stop", stop_reason_name(c.stop.reason)},
-                      {"hot_median_s", c.hot_summary.median},
-                      {"hot_samples", c.hot_samples},
-                      {"hot_sample_sm_mhz", c.hot_sample_sm_mhz},
-                      {"hot_throttled", c.hot_throttled},
-                      {"hot_stop", stop_reason_name(c.hot_stop.reason)}});
+    for (const ContextTiming& c : m.contexts) {
+      nlohmann::json run = {{"median_s", c.summary.median},
+                            {"samples", c.samples},
+                            {"sample_sm_mhz", c.sample_sm_mhz},
+                            {"throttled", c.throttled},
+                            {"stop", stop_reason_name(c.stop.reason)}};
+      if (m.hot) {
+        run["hot_median_s"] = c.hot_summary.median;
+        run["hot_samples"] = c.hot_samples;
+        run["hot_sample_sm_mhz"] = c.hot_sample_sm_mhz;
+        run["hot_throttled"] = c.hot_throttled;
+        run["hot_stop"] = stop_reason_name(c.hot_stop.reason);
+      }
+      runs.push_back(std::move(run));
+    }
+    const std::string n = std::to_string(m.contexts.size());
     j["contexts"] = {
-        {"method", "launch-bound: timed in " + std::to_string(m.contexts.size()) +
-                       " fresh CUDA contexts (harness processes), each with 1/" +
-                       std::to_string(m.contexts.size()) +
-                       " of the stopping rule's time; the cold and hot results are each the "
-                       "context at the median of the fast mode (contexts within 2% of the "
-                       "fastest), as a context's launch-bound time falls in one of two modes "
-                       "about 5% apart"},
+        {"method",
+         m.hot ? "launch-bound: timed in " + n +
+                     " fresh CUDA contexts (harness processes), each with 1/" + n +
+                     " of the stopping rule's time; the cold and hot results are each the "
+                     "context at the median of the fast mode (contexts within 2% of the "
+                     "fastest), as a context's launch-bound time falls in one of two modes "
+                     "about 5% apart"
+               : "timed in " + n + " fresh CUDA contexts (harness processes), each with 1/" + n +
+                     " of the stopping rule's time; the result is the context at the median "
+                     "of those within 2% of the fastest, as a 20-us to 1-ms kernel's time "
+                     "varies more between processes than within one"},
         {"runs", runs}};
   }
   return j;
