@@ -38,6 +38,10 @@ class Harness {
   // torch`): {mode, count} -> {samples, runtime}.
   nlohmann::json baseline_sample(const nlohmann::json& request);
   nlohmann::json recheck(const nlohmann::json& request);
+  // The first guard damage candidate `candidate`'s launches did since `bench_prepare`: {verdict}
+  // (out_of_bounds_write) or {verdict: null}. Asked before a CUDA context is left, whose
+  // harness takes what it saw with it.
+  nlohmann::json guard_damage(const nlohmann::json& request);
   nlohmann::json peak_bandwidth();
   nlohmann::json peak_fp32();
   nlohmann::json profile(const nlohmann::json& request);

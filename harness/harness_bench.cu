@@ -127,6 +127,14 @@ void Harness::note_guard_damage(std::size_t c) {
   if (!v.passed && !timed_guard_damage_.at(c)) timed_guard_damage_.at(c) = std::move(v);
 }
 
+nlohmann::json Harness::guard_damage(const nlohmann::json& request) {
+  if (!bench_prepared_) throw HarnessFailure("send `bench_prepare` before `guard_damage`");
+  const auto c = request.at("candidate").get<std::size_t>();
+  candidate(request.at("candidate"));  // checks the index
+  if (timed_guard_damage_.at(c)) return {{"verdict", timed_guard_damage_.at(c)->to_json()}};
+  return {{"verdict", nullptr}};
+}
+
 nlohmann::json Harness::recheck(const nlohmann::json& request) {
   if (!bench_prepared_) throw HarnessFailure("send `bench_prepare` before `recheck`");
   const auto c = request.at("candidate").get<std::size_t>();

@@ -24,6 +24,7 @@ json dispatch(Harness& h, const json& request) {
   if (op == "bench_prepare") return h.bench_prepare(request);
   if (op == "sample") return h.sample(request);
   if (op == "baseline_sample") return h.baseline_sample(request);
+  if (op == "guard_damage") return h.guard_damage(request);
   if (op == "recheck") return h.recheck(request);
   if (op == "peak_bandwidth") return h.peak_bandwidth();
   if (op == "peak_fp32") return h.peak_fp32();

@@ -135,6 +135,16 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
   std::vector<ContextTiming> runs;
   for (int c = 0; c < contexts; ++c) {
     if (c > 0) {
+      // The harness about to end saw its context's launches: an out-of-bounds write there is
+      // asked for now, as the recheck at the end sees only the last context's.
+      auto damage = harness.guard_damage(candidate);
+      if (!damage) return damage.error();
+      if (*damage) {
+        m.rejected = "while timed in CUDA context " + std::to_string(c) + " of " +
+                     std::to_string(contexts) + ": " + (*damage)->reason + ": " +
+                     (*damage)->message;
+        return m;
+      }
       // A fresh harness process is a fresh CUDA context: the same objects, size and inputs.
       KB_TRY(harness.fresh_context());
       // Only the last context's outputs are rechecked: the others skip the reference.

@@ -253,6 +253,15 @@ Result<CheckVerdict> HarnessClient::recheck(int candidate, const Tolerance& tole
                 [](const nlohmann::json& a) { return parse_verdict(a.at("verdict")); });
 }
 
+Result<std::optional<CheckVerdict>> HarnessClient::guard_damage(int candidate) {
+  auto r = call({{"op", "guard_damage"}, {"candidate", candidate}}, timeouts_.launch_s);
+  if (!r) return r.error();
+  return parsed("guard_damage", *r, [](const nlohmann::json& a) -> std::optional<CheckVerdict> {
+    if (!a.contains("verdict") || a.at("verdict").is_null()) return std::nullopt;
+    return parse_verdict(a.at("verdict"));
+  });
+}
+
 Result<BaselineSamples> HarnessClient::baseline_sample(const std::string& mode, int count) {
   auto r =
       call({{"op", "baseline_sample"}, {"mode", mode}, {"count", count}}, timeouts_.baseline_s);

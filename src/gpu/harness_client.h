@@ -141,6 +141,9 @@ class HarnessClient {
   // The output of the last timed launch checked again; like verify, a timeout or
   // crash is a CheckVerdict, and the next call starts a new harness.
   Result<CheckVerdict> recheck(int candidate, const Tolerance& tolerance);
+  // The first out_of_bounds_write of `candidate`'s launches since bench_prepare, or nullopt:
+  // asked before fresh_context, which ends the harness that saw it.
+  Result<std::optional<CheckVerdict>> guard_damage(int candidate);
   // `count` timings of the loaded PyTorch reference's forward in `mode` ("eager", "compile") on
   // the last bench_prepare's inputs, each after an L2 flush, between CUDA events. An Error when
   // no PyTorch reference is loaded, or its worker fails (the message says why).

@@ -488,6 +488,21 @@ TEST_F(TickBoundCompareTest, ATwoPercentSlowdownIsSlower) {
   EXPECT_NEAR(r->comparison.ratio, 1.025, 0.005);
 }
 
+// B writes out of bounds while timed in the fifth context: seen before that harness ends.
+TEST_F(TickBoundCompareTest, GuardDamageInAnEarlierContextRejectsTheComparison) {
+  ticks(4.7e-6, 4.7e-6);
+  runner.on("guard_damage", [this](const json& request) -> Result<json> {
+    if (runner.generation() != 5 || request.at("candidate") != 1) return json{{"verdict", nullptr}};
+    return json{{"verdict", testing::harness_verdict(false, "out_of_bounds_write",
+                                                     "out: 4 bytes after the end changed")}};
+  });
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rejected,
+            "B while timed in CUDA context 5: out_of_bounds_write: out: 4 bytes after the end "
+            "changed");
+}
+
 TEST_F(LaunchBoundCompareTest, AKernelOf20UsOrMoreIsComparedInOneContext) {
   modes(25e-6, 25e-6);
   auto r = run();

@@ -528,6 +528,24 @@ TEST_F(MeasureTest, ATwentyUsToOneMsKernelIsTimedInFourContexts) {
   EXPECT_TRUE(one->contexts.empty());
 }
 
+// An out-of-bounds write while timed in a context before the last is seen there, before its
+// harness ends: the recheck at the end sees only the last context's launches.
+TEST_F(MeasureTest, GuardDamageInAnEarlierContextRejectsTheTiming) {
+  flags.mid_contexts = 4;
+  steady(65e-6, 0.001);
+  runner.on("guard_damage", [this](const json&) -> Result<json> {
+    if (runner.generation() != 2) return json{{"verdict", nullptr}};
+    return json{{"verdict", testing::harness_verdict(false, "out_of_bounds_write",
+                                                     "out: 4 bytes after the end changed")}};
+  });
+  auto m = run();
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->rejected,
+            "while timed in CUDA context 2 of 4: out_of_bounds_write: out: 4 bytes after the end "
+            "changed");
+  EXPECT_EQ(runner.sent("guard_damage").size(), 2u) << "asked in contexts 1 and 2, then stopped";
+}
+
 TEST_F(MeasureTest, AKernelOf20UsOrMoreIsTimedColdOnly) {
   steady(25e-6, 0.002);
   auto m = run();
