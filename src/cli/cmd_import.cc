@@ -1,6 +1,7 @@
 // `kblaster import kernelbench DIR [--force]`: makes a directory of KernelBench-style problems a
 // kernel repository (kblaster.toml and a launcher skeleton for each problem without a .cu file).
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "core/environment.h"
 #include "eval/provenance.h"
 #include "kernelbench/import_problems.h"
@@ -11,6 +12,7 @@ namespace {
 struct ImportOptions {
   std::string format, dir;
   bool force = false, json = false;
+  double rtol = 0, atol = 0;  // 0: not given
 };
 
 // The interpreter and the PYTHONPATH it needs, from kblaster's environment: the sandbox passes
@@ -36,8 +38,10 @@ nlohmann::json to_json(const ImportReport& r, Provenance provenance) {
 
 Result<ExitCode> import_command(const ImportOptions& o, Session& session) {
   Provenance provenance = command_provenance(session, o.dir);
-  auto report = import_kernelbench(o.dir, describe_options(process_environment),
-                                   o.force ? SpecFile::replace : SpecFile::keep, session.progress);
+  auto report = import_kernelbench(
+      o.dir, describe_options(process_environment), o.force ? SpecFile::replace : SpecFile::keep,
+      o.rtol > 0 || o.atol > 0 ? std::optional<ImportTolerance>({o.rtol, o.atol}) : std::nullopt,
+      session.progress);
   if (!report) return report.error();
   if (o.json) {
     session.out << to_json(*report, std::move(provenance)).dump(2) << "\n";
@@ -63,6 +67,15 @@ CommandAction setup_import(CLI::App& app) {
                  "A directory of KernelBench-style problems (Model, get_inputs, get_init_inputs)")
       ->required();
   app.add_flag("--force", o->force, "Replace an existing kblaster.toml in DIR");
+  auto* rtol = app.add_option("--rtol", o->rtol,
+                              "Declare every kernel with this relative tolerance (with --atol; "
+                              "default: the output type's; KernelBench checks with 1e-2)")
+                   ->check(positive_validator());
+  auto* atol =
+      app.add_option("--atol", o->atol, "Declare every kernel with this absolute tolerance")
+          ->check(positive_validator());
+  rtol->needs(atol);
+  atol->needs(rtol);
   app.add_flag("--json", o->json, "Machine-readable JSON on stdout");
   return [o](Session& session) { return import_command(*o, session); };
 }

@@ -10,7 +10,9 @@ namespace kblaster {
 namespace fs = std::filesystem;
 
 Result<ImportReport> import_kernelbench(const fs::path& dir, const DescribeOptions& options,
-                                        SpecFile spec_file, std::ostream& progress) {
+                                        SpecFile spec_file,
+                                        const std::optional<ImportTolerance>& tolerance,
+                                        std::ostream& progress) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     return Error::usage("`" + dir.string() + "` is not a directory of KernelBench problems");
@@ -50,7 +52,7 @@ Result<ImportReport> import_kernelbench(const fs::path& dir, const DescribeOptio
     KB_TRY(replace_file(cu, launcher_skeleton(p)));        // a link planted there is replaced
     report.skeletons.push_back(cu.filename().string());
   }
-  KB_TRY(replace_file(report.spec, kernels_toml(report.imported)));
+  KB_TRY(replace_file(report.spec, kernels_toml(report.imported, tolerance)));
   return report;
 }
 

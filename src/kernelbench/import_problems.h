@@ -9,6 +9,7 @@
 
 #include "core/status.h"
 #include "kernelbench/problem_describer.h"
+#include "kernelbench/spec_text.h"
 
 namespace kblaster {
 
@@ -24,11 +25,13 @@ struct ImportReport {
 
 // Describes every *.py in `dir` (in name order), writes `dir`/kblaster.toml declaring the ones
 // kblaster can take, and a launcher skeleton <kernel>.cu for each that has no .cu file yet (an
-// existing one, a solution, is kept). Progress, one line per problem, goes to `progress`. An
-// existing kblaster.toml is an Error::usage unless SpecFile::replace; no problem imported is an
-// Error::config listing why each was skipped; write failures are Error::environment (exit 3).
+// existing one, a solution, is kept); with `tolerance`, every kernel is declared with it. Progress,
+// one line per problem, goes to `progress`. An existing kblaster.toml is an Error::usage unless
+// SpecFile::replace; no problem imported is an Error::config listing why each was skipped; write
+// failures are Error::environment (exit 3).
 Result<ImportReport> import_kernelbench(const std::filesystem::path& dir,
                                         const DescribeOptions& options, SpecFile spec_file,
+                                        const std::optional<ImportTolerance>& tolerance,
                                         std::ostream& progress);
 
 }  // namespace kblaster

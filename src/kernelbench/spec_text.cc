@@ -1,5 +1,6 @@
 #include "kernelbench/spec_text.h"
 
+#include <cstdio>
 #include <map>
 
 namespace kblaster {
@@ -21,7 +22,8 @@ const char* c_type(const std::string& type) {
 
 }  // namespace
 
-std::string kernels_toml(const std::vector<KernelBenchProblem>& problems) {
+std::string kernels_toml(const std::vector<KernelBenchProblem>& problems,
+                         const std::optional<ImportTolerance>& tolerance) {
   std::string s =
       "# Written by `kblaster import kernelbench`: one kernel per problem, checked against the\n"
       "# problem's own PyTorch Model (docs/config.md, \"PyTorch references\"). Each launcher\n"
@@ -38,6 +40,12 @@ std::string kernels_toml(const std::vector<KernelBenchProblem>& problems) {
       s += "  { name = \"" + t.name + "\", type = \"" + t.type +
            "\", shape = " + dims_text(t.dims) + ", role = \"out\" },\n";
     s += "]\nsizes = [ {} ]\n";
+    if (tolerance) {
+      char line[96];
+      std::snprintf(line, sizeof line, "tolerance = { rtol = %.17g, atol = %.17g }\n",
+                    tolerance->rtol, tolerance->atol);
+      s += line;
+    }
   }
   return s;
 }

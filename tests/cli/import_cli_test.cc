@@ -119,6 +119,20 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_THAT(again.err, HasSubstr("kblaster.toml exists already; pass --force to replace it"));
   EXPECT_EQ(run_kblaster({"import", "kernelbench", dir.path().string(), "--force"}).exit_code, 0);
+
+  // --rtol/--atol declare every kernel's tolerance; one without the other is a usage error.
+  ASSERT_EQ(run_kblaster({"import", "kernelbench", dir.path().string(), "--force", "--rtol", "0.01",
+                          "--atol", "0.001"})
+                .exit_code,
+            0);
+  EXPECT_THAT(testing::read_text(dir.path() / "kblaster.toml"),
+              HasSubstr("tolerance = { rtol = 0.01, atol = 0.001 }"));
+  auto tolerant = run_kblaster({"plan", dir.path().string(), "--kernel", "19_ReLU"});
+  EXPECT_THAT(tolerant.out, HasSubstr("tolerance  rtol 0.01, atol 0.001"));
+  EXPECT_EQ(
+      run_kblaster({"import", "kernelbench", dir.path().string(), "--force", "--rtol", "0.01"})
+          .exit_code,
+      2);
 }
 
 // A problem file runs in a sandbox whose writes go to a directory of its own (with Landlock),
