@@ -45,9 +45,10 @@ HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sand
 }
 
 HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox) {
+  // No private TMPDIR under a wrapper: ncu may keep files there that other ncu processes on the
+  // machine must see.
   spec_.argv = std::move(argv);
   spec_.sandbox = std::move(sandbox);
-  make_scratch();
 }
 
 HarnessSession::~HarnessSession() {

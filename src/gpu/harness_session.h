@@ -56,7 +56,8 @@ class HarnessSession final : public HarnessRunner {
   // command line, ending with the harness.
   HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox);
   // Ends the harness, and removes its scratch directory (its TMPDIR: a PyTorch reference's
-  // worker files, which a killed harness could not remove itself).
+  // worker files, which a killed harness could not remove itself). A harness run through a
+  // wrapper (ncu) keeps the system's TMPDIR.
   ~HarnessSession() override;
   HarnessSession(const HarnessSession&) = delete;
   HarnessSession& operator=(const HarnessSession&) = delete;
