@@ -49,7 +49,7 @@ Status replace_file(const std::filesystem::path& file, std::string_view text) {
                         "regular file (or leave the flag out to write to stdout where it can)");
   const std::filesystem::path tmp = temporary_beside(file);
   // On the disk before the rename, so a crash leaves the old file or the whole new one.
-  if (auto written = write_file(tmp, text, FileSync::to_disk); !written) {
+  if (auto written = write_new_file(tmp, text, FileSync::to_disk); !written) {
     std::filesystem::remove(tmp, ec);
     return written.error();
   }

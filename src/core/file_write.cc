@@ -79,6 +79,10 @@ Status write_file(const std::filesystem::path& path, std::string_view text, File
   return write_open(path, text, O_TRUNC, sync, "write");
 }
 
+Status write_new_file(const std::filesystem::path& path, std::string_view text, FileSync sync) {
+  return write_open(path, text, O_EXCL | O_NOFOLLOW, sync, "write");
+}
+
 Status append_file(const std::filesystem::path& path, std::string_view text) {
   return write_open(path, text, O_APPEND, FileSync::none, "append to");
 }

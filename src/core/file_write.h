@@ -28,6 +28,11 @@ enum class FileSync { none, to_disk };
 Status write_file(const std::filesystem::path& path, std::string_view text,
                   FileSync sync = FileSync::none);
 
+// As write_file, but `path` must not exist yet (O_EXCL, O_NOFOLLOW): nothing planted there, a
+// link included, is written through.
+Status write_new_file(const std::filesystem::path& path, std::string_view text,
+                      FileSync sync = FileSync::none);
+
 // Creates `path` if absent and appends `text` to it (O_APPEND), checked as write_file
 // checks; errors from write_failure ("cannot append to PATH: …").
 Status append_file(const std::filesystem::path& path, std::string_view text);

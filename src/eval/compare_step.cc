@@ -92,13 +92,27 @@ Status compare_over_contexts(HarnessClient& harness, const CompareFlags& flags, 
     if (c > 0) {
       // The harness about to end saw its context's launches: an out-of-bounds write there is
       // asked for now, as the recheck at the end sees only the last context's.
+      const CheckVerdict unchecked{false,
+                                   verdict_reason_name(VerdictReason::not_rechecked),
+                                   "the comparison ended in an earlier CUDA context",
+                                   {}};
       for (const auto& [index, name] : {std::pair{0, "A"}, std::pair{1, "B"}}) {
         auto damage = harness.guard_damage(index);
-        if (!damage) return damage.error();
-        if (*damage) {
+        if (!damage && harness.holds_load()) return damage.error();
+        if (!damage || *damage) {
+          // The damaged side's recheck is the damage; the other was not rechecked. A harness a
+          // candidate took down after its samples answered ends the comparison the same way.
+          const CheckVerdict found =
+              damage ? **damage
+                     : CheckVerdict{false,
+                                    verdict_reason_name(VerdictReason::not_rechecked),
+                                    "the harness ended after CUDA context " + std::to_string(c) +
+                                        ": " + damage.error().message,
+                                    {}};
+          result.recheck_a = index == 0 ? found : unchecked;
+          result.recheck_b = index == 1 ? found : unchecked;
           result.rejected = std::string(name) + " while timed in CUDA context " +
-                            std::to_string(c) + ": " + (*damage)->reason + ": " +
-                            (*damage)->message;
+                            std::to_string(c) + ": " + found.reason + ": " + found.message;
           return Ok{};
         }
       }

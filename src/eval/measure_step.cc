@@ -138,11 +138,18 @@ Result<Measurement> measure(HarnessClient& harness, const KernelSpec& spec, int 
       // The harness about to end saw its context's launches: an out-of-bounds write there is
       // asked for now, as the recheck at the end sees only the last context's.
       auto damage = harness.guard_damage(candidate);
-      if (!damage) return damage.error();
-      if (*damage) {
+      if (!damage && harness.holds_load()) return damage.error();
+      if (!damage || *damage) {
+        // The damage is the recheck's verdict; a harness the candidate took down after its
+        // samples answered is one that could not be rechecked.
+        m.recheck = damage ? **damage
+                           : CheckVerdict{false,
+                                          verdict_reason_name(VerdictReason::not_rechecked),
+                                          "the harness ended after CUDA context " +
+                                              std::to_string(c) + ": " + damage.error().message,
+                                          {}};
         m.rejected = "while timed in CUDA context " + std::to_string(c) + " of " +
-                     std::to_string(contexts) + ": " + (*damage)->reason + ": " +
-                     (*damage)->message;
+                     std::to_string(contexts) + ": " + m.recheck.reason + ": " + m.recheck.message;
         return m;
       }
       // A fresh harness process is a fresh CUDA context: the same objects, size and inputs.

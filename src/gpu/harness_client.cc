@@ -257,7 +257,7 @@ Result<std::optional<CheckVerdict>> HarnessClient::guard_damage(int candidate) {
   auto r = call({{"op", "guard_damage"}, {"candidate", candidate}}, timeouts_.launch_s);
   if (!r) return r.error();
   return parsed("guard_damage", *r, [](const nlohmann::json& a) -> std::optional<CheckVerdict> {
-    if (!a.contains("verdict") || a.at("verdict").is_null()) return std::nullopt;
+    if (a.at("verdict").is_null()) return std::nullopt;
     return parse_verdict(a.at("verdict"));
   });
 }

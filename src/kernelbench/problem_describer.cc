@@ -14,8 +14,10 @@ Result<KernelBenchProblem> describe_problem(const std::filesystem::path& path,
                                             const DescribeOptions& options) {
   const std::string file = path.filename().string();
   // Python writes nowhere but a directory of its own, removed after it.
+  std::error_code ec;
+  const auto tmp = std::filesystem::temp_directory_path(ec);
   std::string scratch =
-      (std::filesystem::temp_directory_path() / "kblaster-describe-XXXXXX").string();
+      ((ec ? std::filesystem::path("/tmp") : tmp) / "kblaster-describe-XXXXXX").string();
   if (!::mkdtemp(scratch.data()))
     return Error::environment("cannot create a directory to describe " + file +
                               " in: " + std::strerror(errno));
@@ -30,7 +32,9 @@ Result<KernelBenchProblem> describe_problem(const std::filesystem::path& path,
   filter.working_dir = scratch;
   filter.sandbox.filesystem = FilesystemIsolation::when_available;
   filter.sandbox.files.read = {"/"};  // python, torch and the problem, wherever they are
-  filter.sandbox.files.write = {scratch, "/dev/null"};
+  // /dev/shm: an OpenMP runtime that torch links (libiomp5) registers itself there, and
+  // aborts when it cannot.
+  filter.sandbox.files.write = {scratch, "/dev/null", "/dev/shm"};
   filter.sandbox.env_set = {"TMPDIR=" + scratch};
   filter.sandbox.wall_timeout_s = options.timeout_s;
   filter.timeout_s = options.timeout_s;

@@ -501,6 +501,9 @@ TEST_F(TickBoundCompareTest, GuardDamageInAnEarlierContextRejectsTheComparison) 
   EXPECT_EQ(r->rejected,
             "B while timed in CUDA context 5: out_of_bounds_write: out: 4 bytes after the end "
             "changed");
+  EXPECT_EQ(r->recheck_b.reason, "out_of_bounds_write") << "B is blamed";
+  EXPECT_EQ(r->recheck_a.why(), VerdictReason::not_rechecked) << "A is not";
+  EXPECT_TRUE(to_json(*r)["recheck"]["a"].is_null());
 }
 
 TEST_F(LaunchBoundCompareTest, AKernelOf20UsOrMoreIsComparedInOneContext) {

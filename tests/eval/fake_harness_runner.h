@@ -105,9 +105,12 @@ class FakeHarnessRunner final : public HarnessRunner {
       return fail(cue.failure, cue.message);
     }
     const auto handler = handlers_.find(op);
+    // Unscripted, a guard_damage answers as a harness that saw none.
+    const Json plain =
+        op == "guard_damage" ? Json{{"ok", true}, {"verdict", nullptr}} : Json{{"ok", true}};
     Result<Json> answer = handler != handlers_.end() ? handler->second(request)
                           : default_                 ? default_(request)
-                                                     : Result<Json>(Json{{"ok", true}});
+                                                     : Result<Json>(plain);
     if (!answer) return fail(HarnessFailure::refused, answer.error().message);
     if (!answer->contains("ok")) (*answer)["ok"] = true;
     last_failure_ = HarnessFailure::none;

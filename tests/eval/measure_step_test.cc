@@ -544,6 +544,17 @@ TEST_F(MeasureTest, GuardDamageInAnEarlierContextRejectsTheTiming) {
             "while timed in CUDA context 2 of 4: out_of_bounds_write: out: 4 bytes after the end "
             "changed");
   EXPECT_EQ(runner.sent("guard_damage").size(), 2u) << "asked in contexts 1 and 2, then stopped";
+  EXPECT_EQ(m->recheck.reason, "out_of_bounds_write") << "the damage is the recheck's verdict";
+  EXPECT_EQ(to_json(*m, ceilings)["recheck"]["reason"], "out_of_bounds_write");
+
+  // A candidate that takes the harness down after its samples answered: a rejection, not an
+  // error of kblaster's.
+  runner.on("guard_damage", [](const json&) -> Result<json> { return json{{"verdict", nullptr}}; });
+  runner.fail_next("guard_damage", HarnessFailure::crashed, "harness exited with signal 11");
+  auto crashed = run();
+  ASSERT_TRUE(crashed.ok()) << crashed.error().message;
+  EXPECT_THAT(crashed->rejected,
+              ::testing::HasSubstr("not_rechecked: the harness ended after CUDA context 1"));
 }
 
 TEST_F(MeasureTest, AKernelOf20UsOrMoreIsTimedColdOnly) {
