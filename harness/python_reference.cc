@@ -67,6 +67,10 @@ void write_bytes(const fs::path& path, const std::vector<unsigned char>& bytes) 
                          std::strerror(errno));
 }
 
+// The longest answer line the worker may send: its samples, a runtime and an error fit in far
+// less.
+constexpr std::size_t kMaxAnswerBytes = 4 << 20;
+
 // `name` as execv needs it: itself when it has a '/', else the first executable of that name
 // on PATH; "" when there is none.
 std::string resolve_program(const std::string& name) {
@@ -229,6 +233,16 @@ std::string PythonReference::request(const std::string& line) {
     if (n < 0 && errno == EINTR) continue;
     if (n > 0) {
       pending_.append(buf, static_cast<std::size_t>(n));
+      // The module runs in the worker and can reach its protocol pipe: an answer line has a
+      // bound, so it cannot grow this process without one.
+      if (pending_.size() > kMaxAnswerBytes) {
+        pending_.clear();
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+        fail("its Python worker answered more than " + std::to_string(kMaxAnswerBytes) +
+             " bytes without ending the line; it was killed");
+      }
       continue;
     }
     int status = 0;

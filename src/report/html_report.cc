@@ -18,16 +18,14 @@ std::string cell(const std::string& text, std::string_view cls = {}) {
 }
 
 std::string baselines_table(const ResultView& r) {
-  const std::string modes[] = {"eager", "compile"};
-  std::string out =
-      "<h3>Against PyTorch</h3>\n<p>Speedup: torch's median over the kernel's, both timed cold "
-      "by kblaster; above 1 the kernel is faster.</p>\n<table class=\"kernels\"><thead><tr>"
-      "<th>kernel</th><th>kernel time</th><th>torch eager</th><th>speedup</th>"
-      "<th>torch.compile</th><th>speedup</th></tr></thead><tbody>\n";
+  std::string out = "<h3>Against PyTorch</h3>\n<p>" + html_escape(kBaselineReading) +
+                    ".</p>\n<table class=\"kernels\"><thead><tr>";
+  for (const auto& h : baseline_headings()) out += "<th>" + html_escape(h) + "</th>";
+  out += "</tr></thead><tbody>\n";
   for (const auto& k : r.kernels) {
     if (k.baselines.empty()) continue;
     out += "<tr>" + cell(k.name, "name");
-    for (const auto& c : baseline_cells(k, modes)) out += cell(c, "num");
+    for (const auto& c : baseline_cells(k)) out += cell(c, "num");
     out += "</tr>\n";
   }
   out += "</tbody></table>\n<ul>\n";

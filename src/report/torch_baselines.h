@@ -29,8 +29,15 @@ std::string fast_p_text(const FastP& f);
 // Whether any kernel of `r` has baselines.
 bool has_baselines(const ResultView& r);
 
-// The cells of a kernel's baseline row: kernel time, then per mode its median and speedup
-// ("41.2 us", "1.52x"), or "not timed" and "-".
-std::vector<std::string> baseline_cells(const KernelView& k, std::span<const std::string> modes);
+// The baseline table's column headings, and the sentence that says how to read it: what the
+// Markdown and HTML reports both show.
+const std::vector<std::string>& baseline_headings();
+inline constexpr const char* kBaselineReading =
+    "speedup: torch's median over the kernel's, both timed cold by kblaster; above 1 the kernel "
+    "is faster";
+
+// The cells of a kernel's baseline row after its name: kernel time, then per mode (eager,
+// compile) its median and speedup ("41.2 us", "1.52x"), or "not timed" and "-".
+std::vector<std::string> baseline_cells(const KernelView& k);
 
 }  // namespace kblaster

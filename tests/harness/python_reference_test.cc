@@ -168,6 +168,21 @@ TEST_F(PythonReferenceTest, TheWorkerHoldsNoOtherDescriptorAndSpeaksInOneLine) {
   EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
+// The module runs inside the worker and can write to its protocol pipe: a line without end is cut
+// off and the worker killed, instead of growing the harness.
+TEST_F(PythonReferenceTest, AnEndlessAnswerIsRefusedAndTheWorkerKilled) {
+  PythonReference ref(module("import os, torch\nclass Model(torch.nn.Module):\n"
+                             "    def forward(self, x, y):\n"
+                             "        for fd in range(3, 64):\n"
+                             "            try:\n"
+                             "                while True: os.write(fd, b'x' * (1 << 20))\n"
+                             "            except OSError:\n"
+                             "                pass\n"),
+                      "Model", "python3");
+  EXPECT_THAT(failure(ref), HasSubstr("answered more than 4194304 bytes without ending the line"));
+  EXPECT_THAT(failure(ref), HasSubstr("its Python worker ended earlier"));
+}
+
 TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {
   PythonReference ref(module("import torch\nclass Model(torch.nn.Module):\n"
                              "    def forward(self, x, y):\n        return x.sum(-1)\n"),
