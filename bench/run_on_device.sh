@@ -53,12 +53,13 @@
 #                                           in $OUT/sweep-shards/{one,merged} for
 #                                           bench/sweep_compare.py (same seeds, 2 x 2 searches
 #                                           of KERNEL_TIME s, default 20)
-#   bench/run_on_device.sh kernelbench       issue 22's KernelBench run: a copy of bench/kernelbench in
+#   bench/run_on_device.sh kernelbench [KERNEL…]
+#                                           issue 22's KernelBench run: a copy of bench/kernelbench in
 #                                           $OUT/kernelbench imported with `kblaster import
 #                                           kernelbench` (the machine's torch), then verified
 #                                           against the PyTorch references and benched with
-#                                           --baseline torch (import, verify and bench JSON and
-#                                           logs there)
+#                                           --baseline torch (only the KERNELs named, if any;
+#                                           import, verify and bench JSON and logs there)
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -236,7 +237,8 @@ TOML
     for step in import verify bench; do
       case $step in
         import) args=(import kernelbench "$k");;
-        bench) args=(bench "$k" --baseline torch);;
+        bench) args=(bench "$k" --baseline torch)
+               for name in "$@"; do args+=(--kernel "$name"); done;;
         *) args=("$step" "$k");;
       esac
       "$D/kblaster" "${args[@]}" --json >"$k/$step.json" 2>"$k/$step.log"
