@@ -130,10 +130,12 @@ LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
 }
 
 nlohmann::json Harness::take_reference_stats() {
-  nlohmann::json j = {
-      {"seconds", reference_seconds_}, {"runs", reference_runs_}, {"reused", reference_reused_}};
+  nlohmann::json j = {{"seconds", reference_seconds_},
+                      {"runs", reference_runs_},
+                      {"reused", reference_reused_},
+                      {"shared", reference_shared_}};
   reference_seconds_ = 0.0;
-  reference_runs_ = reference_reused_ = 0;
+  reference_runs_ = reference_reused_ = reference_shared_ = 0;
   return j;
 }
 
@@ -144,12 +146,21 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against, std::uin
     ++reference_reused_;
     return *kept;
   }
+  std::vector<std::size_t> sizes;
+  for (const ArgDesc* a : outputs()) sizes.push_back(a->bytes());
+  if (auto kept = shared_.read(key, sizes)) {
+    ++reference_reused_;
+    ++reference_shared_;
+    memo_.insert(key, *kept);
+    return std::move(*kept);
+  }
   const auto start = std::chrono::steady_clock::now();
   OutputSnapshot out = outputs_of(against);
   reference_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++reference_runs_;
   memo_.insert(key, out);
+  shared_.write(key, out);
   return out;
 }
 

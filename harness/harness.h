@@ -15,6 +15,7 @@
 #include "output_check.h"
 #include "python_reference.h"
 #include "reference_memo.h"
+#include "shared_reference_outputs.h"
 #include "workload.h"
 
 namespace kblaster::harness {
@@ -62,11 +63,13 @@ class Harness {
   Workload& workload();
   EntryFn candidate(const nlohmann::json& index) const;
   // The outputs checked against for inputs from `seed` (filled already): the reference's, from
-  // the memo when this reference, workload and seed ran before; or candidate `against`'s.
+  // the memo when this reference, workload and seed ran before in this harness, or from the
+  // session's shared files when they ran in an earlier one; or candidate `against`'s.
   OutputSnapshot expected_outputs(const nlohmann::json& against, std::uint64_t seed);
   // The outputs of the reference, or of candidate `against`, run now.
   OutputSnapshot outputs_of(const nlohmann::json& against);
-  // The reference's work since the last call, as answered: {seconds, runs, reused}.
+  // The reference's work since the last call, as answered: {seconds, runs, reused, shared}
+  // (`shared`: how many of the reused came from an earlier harness of the session).
   nlohmann::json take_reference_stats();
   // `synchronizes`: in, whether an earlier seed showed the launcher waits for the GPU (it is then
   // checked unheld); out, whether it does.
@@ -89,8 +92,9 @@ class Harness {
   std::optional<Reference> reference_;
   std::string reference_key_, workload_key_;  // what the memo's keys are made of
   ReferenceMemo memo_{reference_memo_budget()};
+  SharedReferenceOutputs shared_ = SharedReferenceOutputs::from_environment();
   double reference_seconds_ = 0.0;
-  int reference_runs_ = 0, reference_reused_ = 0;
+  int reference_runs_ = 0, reference_reused_ = 0, reference_shared_ = 0;
   std::unique_ptr<Workload> workload_;
   std::optional<OutputSnapshot> bench_expected_;  // unset after `expected: false`
   bool bench_prepared_ = false;                   // bench inputs are in place

@@ -104,6 +104,7 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
                                     builds.cache_dir / "ceilings.json", session);
   if (!measured) return measured.error();
 
+  const ReferenceWork before = gpu.client->reference_work();
   BenchOutcome outcome;
   outcome.ceilings = *measured;
   outcome.seeds = verification_seeds(verify, verify.seed_base);
@@ -130,6 +131,9 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
     }
     outcome.kernels.push_back(std::move(k));
   }
+  if (const ReferenceWork timed = gpu.client->reference_work() - before;
+      timed.runs > 0 || timed.reused > 0)
+    session.progress << "bench " << describe_reference_work(timed) << "\n";
   return outcome;
 }
 

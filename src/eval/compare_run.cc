@@ -62,8 +62,12 @@ Result<CompareRun> run_compare(const LoadedRepo& repo, const BuildFlags& build,
                      << "), B = " << run.b->name << " (" << run.b->source << ") at "
                      << size_label(*run.a, run.a->sizes.front()) << "\n";
     compare.seed = timing_seed(verify.seed_base, 0);
+    const ReferenceWork before = harness.reference_work();
     auto series = compare_series(harness, *run.a, compare, repeat, session);
     if (!series) return series.error();
+    if (const ReferenceWork timed = harness.reference_work() - before;
+        timed.runs > 0 || timed.reused > 0)
+      session.progress << "compare: " << describe_reference_work(timed) << "\n";
     run.series = std::move(*series);
     session.progress << "compare: " << run.series.summary() << " of " << run.series.runs.size()
                      << " run(s)\n";

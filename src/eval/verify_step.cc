@@ -123,20 +123,19 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
   }
   const ReferenceWork& after = harness.reference_work();
   if (after.runs > before.runs || after.reused > before.reused)
-    session.progress << describe_reference_work({after.seconds - before.seconds,
-                                                 after.runs - before.runs,
-                                                 after.reused - before.reused})
-                     << "\n";
+    session.progress << describe_reference_work(after - before) << "\n";
   return out;
 }
 
 std::string describe_reference_work(const ReferenceWork& work) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2f s", work.seconds);
+  const std::string shared =
+      work.shared > 0 ? ", " + std::to_string(work.shared) + " from an earlier harness's files"
+                      : "";
   return "references: ran " + std::to_string(work.runs) + " time(s) in " + seconds + ", reused " +
-         std::to_string(work.reused) +
-         " time(s) (a seed's reference runs once per "
-         "harness and size)";
+         std::to_string(work.reused) + " time(s)" + shared +
+         " (a seed's reference runs once per size in a command)";
 }
 
 std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,

@@ -57,8 +57,8 @@ std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,
 
 nlohmann::json to_json(const KernelVerification& v);
 
-// "references: ran 6 time(s) in 4.21 s, reused 6 time(s) (…)": the reference's share of a
-// verification, for the progress stream.
+// "references: ran 6 time(s) in 4.21 s, reused 6 time(s), 2 from an earlier harness's files (…)":
+// the reference's share of a verification or a timing, for the progress stream.
 std::string describe_reference_work(const ReferenceWork& work);
 
 }  // namespace kblaster

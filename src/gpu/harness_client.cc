@@ -218,6 +218,12 @@ void HarnessClient::note_reference_work(const nlohmann::json& answer) {
   reference_work_.seconds += it->value("seconds", 0.0);
   reference_work_.runs += it->value("runs", 0);
   reference_work_.reused += it->value("reused", 0);
+  reference_work_.shared += it->value("shared", 0);
+}
+
+ReferenceWork operator-(const ReferenceWork& after, const ReferenceWork& before) {
+  return {after.seconds - before.seconds, after.runs - before.runs, after.reused - before.reused,
+          after.shared - before.shared};
 }
 
 Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls,

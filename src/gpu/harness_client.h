@@ -74,12 +74,17 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
                             const std::map<std::string, std::int64_t>& tunable = {});
 
 // The work a client's harnesses spent in the reference: each seed's reference runs once per
-// harness (reference, workload and seed), and is reused after.
+// session (reference, workload and seed), and is reused after: from the harness's memory, or,
+// in a later harness of the session (another CUDA context, a restart), from the session's files.
 struct ReferenceWork {
   double seconds = 0.0;  // in the reference's runs
   int runs = 0;          // the reference run for a seed
   int reused = 0;        // its outputs reused instead
+  int shared = 0;        // of `reused`, those an earlier harness of the session left in its files
 };
+
+// The work done between two readings of a client's ReferenceWork.
+ReferenceWork operator-(const ReferenceWork& after, const ReferenceWork& before);
 
 // Whether a sample request failed because a launcher waited for the GPU while its stream was held
 // (a workspace's cudaMalloc/cudaFree, a device sync): such a launcher is timed unheld instead.

@@ -65,6 +65,12 @@ void HarnessSession::make_scratch() {
   if (ec || !::mkdtemp(dir.data())) return;
   scratch_ = dir;
   spec_.sandbox.env_set.push_back("TMPDIR=" + scratch_);
+  // The session's reference outputs (harness/shared_reference_outputs.h): a later harness (the
+  // next CUDA context, a restart) reads a seed's expected outputs instead of running the
+  // reference again. Without the folder each harness runs its own.
+  const std::string outputs = scratch_ + "/reference-outputs";
+  if (std::filesystem::create_directory(outputs, ec) && !ec)
+    spec_.sandbox.env_set.push_back("KBLASTER_REFERENCE_OUTPUTS=" + outputs);
 }
 
 Result<int> HarnessSession::finish(double timeout_s) {

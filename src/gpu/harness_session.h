@@ -79,8 +79,9 @@ class HarnessSession final : public HarnessRunner {
 
  private:
   Result<nlohmann::json> fail(HarnessFailure failure, Error error);
-  // A private directory every harness of this session gets as its TMPDIR; "" if none could be
-  // made (the harness then uses the system's).
+  // A private directory every harness of this session gets as its TMPDIR, with the session's
+  // reference outputs in reference-outputs/ ($KBLASTER_REFERENCE_OUTPUTS); "" if none could be
+  // made (the harness then uses the system's TMPDIR, and keeps reference outputs in memory only).
   void make_scratch();
   std::string scratch_;
   ChildSpec spec_;

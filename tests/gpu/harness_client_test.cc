@@ -139,17 +139,18 @@ TEST_F(HarnessClientTest, TheReferencesWorkIsSummedOverVerifyAndBenchPrepare) {
                 {"reference", {{"seconds", 1.5}, {"runs", 3}, {"reused", 0}}}};
   });
   runner.on("bench_prepare", [](const json&) -> Result<json> {
-    return json{{"reference", {{"seconds", 0.0}, {"runs", 0}, {"reused", 1}}}};
+    return json{{"reference", {{"seconds", 0.0}, {"runs", 0}, {"reused", 1}, {"shared", 1}}}};
   });
   ASSERT_TRUE(client.verify(0, {1, 2, 3}, tolerance, Against{}).ok());
   ASSERT_TRUE(client.verify(1, {1, 2, 3}, tolerance, Against{}).ok());
   ASSERT_TRUE(client.bench_prepare(9, Against{}).ok());
   EXPECT_EQ(client.reference_work().runs, 6);
   EXPECT_EQ(client.reference_work().reused, 1);
+  EXPECT_EQ(client.reference_work().shared, 1);
   EXPECT_DOUBLE_EQ(client.reference_work().seconds, 3.0);
   EXPECT_EQ(describe_reference_work(client.reference_work()),
-            "references: ran 6 time(s) in 3.00 s, reused 1 time(s) (a seed's reference runs once "
-            "per harness and size)");
+            "references: ran 6 time(s) in 3.00 s, reused 1 time(s), 1 from an earlier harness's "
+            "files (a seed's reference runs once per size in a command)");
 }
 
 TEST_F(HarnessClientTest, VerifyAgainstAnotherCandidateNamesIt) {

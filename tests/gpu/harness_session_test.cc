@@ -146,12 +146,16 @@ TEST(HarnessSession, ItsHarnessesShareAPrivateTmpdirRemovedWithTheSession) {
     HarnessSession session(testing::write_executable(
         dir, "tmpdir-harness",
         "#!/bin/sh\nread -r line\nmkdir \"$TMPDIR/kblaster-pyref-left\"\n"
-        "echo \"{\\\"ok\\\":true,\\\"tmpdir\\\":\\\"$TMPDIR\\\"}\"\nexec sleep 100\n"));
+        "echo \"{\\\"ok\\\":true,\\\"tmpdir\\\":\\\"$TMPDIR\\\",\\\"outputs\\\":"
+        "\\\"$KBLASTER_REFERENCE_OUTPUTS\\\"}\"\nexec sleep 100\n"));
     auto answer = session.call({{"op", "hello"}}, 5.0);
     ASSERT_TRUE(answer.ok()) << answer.error().message;
     tmpdir = answer->at("tmpdir").get<std::string>();
     EXPECT_THAT(tmpdir, ::testing::HasSubstr("kblaster-harness-"));
     EXPECT_TRUE(std::filesystem::is_directory(tmpdir + "/kblaster-pyref-left"));
+    // Issue 22, point 9: the session's reference outputs live in it, for every later harness.
+    EXPECT_EQ(answer->at("outputs").get<std::string>(), tmpdir + "/reference-outputs");
+    EXPECT_TRUE(std::filesystem::is_directory(tmpdir + "/reference-outputs"));
   }
   EXPECT_FALSE(std::filesystem::exists(tmpdir)) << "removed after its harness was killed";
 }
