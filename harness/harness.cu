@@ -74,11 +74,7 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
     workload->set_generator(i, reinterpret_cast<Workload::GeneratorFn>(fn));
   }
   workload_ = std::move(workload);
-  // The memo's key: what the reference sees, so tunable arguments (not given to it) are left out.
-  nlohmann::json seen = nlohmann::json::array();
-  for (const auto& a : request.at("args"))
-    if (a.value("to_reference", true)) seen.push_back(a);
-  workload_key_ = seen.dump();
+  workload_key_ = reference_workload_key(request.at("args"));
   warmed_.assign(candidates_.size(), false);
   return {{"bytes", workload_->device_bytes()}};
 }

@@ -29,6 +29,9 @@ class Harness {
   static constexpr unsigned char kPoisonA = 0xFF;
   static constexpr unsigned char kPoisonB = 0x7F;
 
+  // `shared`: where this harness finds and leaves reference outputs for the session's others.
+  explicit Harness(SharedReferenceOutputs shared = {}) : shared_(std::move(shared)) {}
+
   nlohmann::json hello();
   nlohmann::json load(const nlohmann::json& request);
   nlohmann::json setup(const nlohmann::json& request);
@@ -92,7 +95,7 @@ class Harness {
   std::optional<Reference> reference_;
   std::string reference_key_, workload_key_;  // what the memo's keys are made of
   ReferenceMemo memo_{reference_memo_budget()};
-  SharedReferenceOutputs shared_ = SharedReferenceOutputs::from_environment();
+  SharedReferenceOutputs shared_;
   double reference_seconds_ = 0.0;
   int reference_runs_ = 0, reference_reused_ = 0, reference_shared_ = 0;
   std::unique_ptr<Workload> workload_;

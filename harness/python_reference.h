@@ -43,9 +43,9 @@ class PythonReference {
                                               const std::vector<Tensor>& outputs);
 
   // Times forward in `mode` ("eager" or "compile": torch.compile) as kblaster times a kernel:
-  // `count` samples, each one call after an L2 flush (`l2_bytes` of it), between CUDA events;
-  // seconds each. `inputs` are sent when given; null times on the last ones sent. Throws
-  // HarnessFailure as run does.
+  // `count` samples, each one call after an L2 flush (`l2_bytes` of it), between CUDA events, the
+  // stream held behind a GPU spin while the call is queued; seconds each. `inputs` are sent when
+  // given; null times on the last ones sent. Throws HarnessFailure as run does.
   std::vector<double> time(const std::vector<Tensor>* inputs, const std::string& mode, int count,
                            std::size_t l2_bytes);
 

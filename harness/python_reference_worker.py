@@ -20,11 +20,11 @@ times forward as kblaster times a kernel: before each of N samples the L2 is flu
 2 x L2 buffer zeroed) and the stream is held behind a GPU spin (torch.cuda._sleep) while the call
 is queued, then CUDA events around one call, so that the sample is the GPU's time and not
 Python's dispatch (torch.compile's guards take tens of microseconds on the host). A sample whose
-queueing outlasted the hold is dropped, and two in a row double the hold (up to HOLD_LIMIT_S); a
-forward that still cannot be queued within it (one that waits for the GPU itself) is timed
-unheld, and the runtime says so. The first request of a mode warms it up with 3 untimed calls (torch.compile
-compiles there). Answers {"ok": true, "samples": [seconds], "runtime"}. Without CUDA (the CI
-stand-in) it times with the host clock and says so.
+start event the stream reached before the call was queued is dropped, and two in a row double
+the spin (up to HOLD_LIMIT_S); a forward that still cannot be queued within it (one that waits
+for the GPU itself) is timed unheld, and the runtime says so. The first request of a mode warms
+it up with 3 untimed calls (torch.compile compiles there). Answers {"ok": true, "samples":
+[seconds], "runtime"}. Without CUDA (the CI stand-in) it times with the host clock and says so.
 """
 
 import importlib.util
@@ -97,22 +97,23 @@ def model_for(torch, request, models):
     return models[key]
 
 
-HOLD_START_S = 50e-6  # the first hold; most forwards queue within it
-HOLD_LIMIT_S = 0.05  # a longer hold is not worth it: the forward is timed unheld
-QUEUED_SHARE = 0.8  # the share of a hold the queueing may take and the sample still count
+HOLD_START_S = 50e-6  # the first spin; most forwards queue within it
+HOLD_LIMIT_S = 0.05  # the longest spin: a forward that cannot queue within it is timed unheld
 
 
 class Hold:
     """Holds a stream behind a GPU spin while a call is queued, so that a CUDA event pair
-    around the call times the GPU, not the host. The spin's length is in SM cycles, measured
-    once against CUDA events; it is doubled when queueing outlasts most of it twice in a row
-    (once is the host being preempted: that sample alone is dropped)."""
+    around the call times the GPU, not the host. A sample was held when, once everything was
+    queued, the stream had not yet reached its start event. The spin's length is in SM cycles,
+    measured once against CUDA events; two misses in a row double it (one is the host being
+    preempted: that sample alone is dropped), up to HOLD_LIMIT_S, where two more give up."""
 
     def __init__(self, torch):
         self.torch = torch
         self.sleep = getattr(torch.cuda, "_sleep", None)
         self.seconds = HOLD_START_S
         self.missed = False
+        self.given_up = self.sleep is None
         self.cycles_per_s = self._calibrate() if self.sleep else 0.0
 
     def _calibrate(self):
@@ -128,42 +129,45 @@ class Hold:
         return sorted(rates)[1]
 
     def usable(self):
-        return self.sleep is not None and self.seconds <= HOLD_LIMIT_S
+        return not self.given_up
 
     def spin(self):
         self.sleep(max(int(self.seconds * self.cycles_per_s), 1))
 
-    def held(self, queued_s):
-        """Whether a call queued in `queued_s` after the spin was enqueued found the stream
-        still held; after a second miss in a row the next spin is twice as long."""
-        if queued_s <= QUEUED_SHARE * self.seconds:
+    def held(self, start):
+        """Whether the stream was still held when the call was queued: its start event not yet
+        reached. A second miss in a row doubles the spin, or gives up at the longest."""
+        if not start.query():
             self.missed = False
             return True
         if self.missed:
-            self.seconds *= 2
+            if self.seconds >= HOLD_LIMIT_S:
+                self.given_up = True
+            self.seconds = min(2 * self.seconds, HOLD_LIMIT_S)
         self.missed = not self.missed
         return False
 
 
 def cuda_samples(torch, fn, inputs, count, l2_bytes, hold):
-    """`count` GPU times of fn(*inputs), each after an L2 flush, held while queued where the
-    hold can be."""
+    """`count` GPU times of fn(*inputs), each after an L2 flush, all held while queued or, once
+    the hold gives up, all unheld."""
     scratch = torch.empty(max(2 * int(l2_bytes) // 4, 1), dtype=torch.float32, device="cuda")
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     samples = []
     while len(samples) < count:
         held = hold.usable()
         scratch.zero_()
-        t0 = time.perf_counter()
         if held:
             hold.spin()
         start.record()
         fn(*inputs)
         end.record()
-        queued = time.perf_counter() - t0
-        end.synchronize()
-        if held and not hold.held(queued):
+        if held and not hold.held(start):
+            end.synchronize()
+            if not hold.usable():
+                samples = []  # given up: this request's samples are all of one kind
             continue  # the GPU may have idled inside the sample: drop it
+        end.synchronize()
         samples.append(start.elapsed_time(end) / 1e3)
     return samples
 
@@ -190,20 +194,21 @@ def time_forward(request, models, state):
     note = " (host clock: no CUDA)"
     with torch.no_grad():
         if device == "cuda":
-            hold = state.get(("hold", mode)) or Hold(torch)
-            state[("hold", mode)] = hold
+            hold = state.get(("hold",) + key) or Hold(torch)
+            state[("hold",) + key] = hold
             samples = cuda_samples(torch, fn, inputs, int(request["count"]),
                                    request["l2_bytes"], hold)
             note = "" if hold.usable() else (
                 " (unheld: torch has no cuda._sleep)" if hold.sleep is None else
-                f" (unheld: forward took over {HOLD_LIMIT_S * 1e3:g} ms to queue, so its "
-                f"host time is in the samples)")
+                f" (unheld: forward took over a {HOLD_LIMIT_S * 1e3:g}-ms spin to queue, so "
+                f"its host time is in the samples)")
         else:
             for _ in range(int(request["count"])):
                 t0 = time.perf_counter()
                 fn(*inputs)
                 samples.append(time.perf_counter() - t0)
-    return {"ok": True, "samples": samples, "runtime": f"torch {torch.__version__} on {device}{note}"}
+    return {"ok": True, "samples": samples,
+            "runtime": f"torch {torch.__version__} on {device}{note}"}
 
 
 def run(request, models):

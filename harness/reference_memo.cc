@@ -6,6 +6,16 @@
 
 namespace kblaster::harness {
 
+std::string reference_workload_key(const nlohmann::json& args) {
+  nlohmann::json seen = nlohmann::json::array();
+  for (const auto& a : args) {
+    nlohmann::json kept = a;
+    if (!a.value("to_reference", true)) kept.erase("value");
+    seen.push_back(std::move(kept));
+  }
+  return seen.dump();
+}
+
 std::size_t reference_memo_budget() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   const std::size_t physical =

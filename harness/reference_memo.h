@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <list>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace kblaster::harness {
 
 // Host bytes of every output buffer, in argument order (as workload.h's OutputSnapshot).
 using MemoOutputs = std::vector<std::vector<unsigned char>>;
+
+// The workload's part of a memo key, from a `setup` request's `args`: what determines the
+// reference's inputs and outputs. An argument the reference is not given (a tunable) keeps its
+// place and name but not its value, since each input is filled by its position.
+std::string reference_workload_key(const nlohmann::json& args);
 
 // The memo's budget on this machine: a quarter of its physical memory, at most 16 GiB.
 std::size_t reference_memo_budget();

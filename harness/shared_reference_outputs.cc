@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -43,17 +44,25 @@ void put_u64(std::string& out, std::uint64_t value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-// Bytes of the regular files already kept in `dir`.
+// Bytes of the outputs already kept in `dir` (a temporary a killed harness left is not one).
 std::size_t kept_bytes(const std::string& dir) {
   std::size_t total = 0;
   std::error_code ec;
   for (auto it = std::filesystem::directory_iterator(dir, ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     std::error_code size_ec;
-    const auto size = it->is_regular_file(size_ec) ? it->file_size(size_ec) : 0;
+    if (it->path().extension() != ".out" || !it->is_regular_file(size_ec)) continue;
+    const auto size = it->file_size(size_ec);
     if (!size_ec) total += size;
   }
   return total;
+}
+
+// Half the space free to an unprivileged writer in `dir`'s filesystem (a tmpfs is memory).
+std::size_t spare_bytes(const std::string& dir) {
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0) return 0;
+  return static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize / 2;
 }
 
 // Writes all of `data` to `fd`; false on any failure (a full disk, the file-size limit).
@@ -85,6 +94,9 @@ std::size_t file_bytes(const std::string& key, const std::vector<std::size_t>& s
 // Closes a descriptor when it goes out of scope.
 struct Fd {
   int fd;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;  // closes exactly once
+  Fd& operator=(const Fd&) = delete;
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
@@ -108,8 +120,9 @@ std::optional<MemoOutputs> SharedReferenceOutputs::read(
     const std::string& key, const std::vector<std::size_t>& sizes) const {
   if (!on()) return std::nullopt;
   // O_NOFOLLOW and a regular file of exactly the size these outputs take: the file a harness
-  // wrote here, not a link, a pipe or a file still growing.
-  const Fd in{::open(path_of(key).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
+  // wrote here, not a link, a pipe (O_NONBLOCK: opening one must not wait for a writer) or a
+  // file still growing.
+  const Fd in(::open(path_of(key).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
   if (in.fd < 0 || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<std::size_t>(st.st_size) != file_bytes(key, sizes))
@@ -141,7 +154,8 @@ void SharedReferenceOutputs::write(const std::string& key, const MemoOutputs& ou
   std::vector<std::size_t> sizes;
   for (const auto& o : outputs) sizes.push_back(o.size());
   const std::size_t size = file_bytes(key, sizes);
-  if (size > file_size_limit() || kept_bytes(dir_) + size > budget_) return;
+  if (size > file_size_limit() || size > spare_bytes(dir_) || kept_bytes(dir_) + size > budget_)
+    return;
   std::string temp = path_of(key) + ".XXXXXX";
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) return;

@@ -34,7 +34,8 @@ class SharedReferenceOutputs {
   std::optional<MemoOutputs> read(const std::string& key,
                                   const std::vector<std::size_t>& sizes) const;
   // Keeps `outputs` under `key` (written aside, then renamed into place, so a reader never sees
-  // half a file), unless that would take the directory over its budget. Never throws.
+  // half a file), unless that would take the directory over its budget or the file over the
+  // process's file-size limit or half its filesystem's free space. Never throws.
   void write(const std::string& key, const MemoOutputs& outputs) const;
 
   // The file `key` is kept in: a 64-bit FNV-1a of the key, in hex (the key itself is stored and

@@ -1,6 +1,7 @@
 // `bench --baseline torch`: a kernel's PyTorch reference timed eager and under torch.compile by
-// kblaster's method (each sample one call after an L2 flush, between CUDA events, until the
-// stopping rule ends them), on the inputs the kernel was just timed on.
+// kblaster's method (each sample one call after an L2 flush, between CUDA events, the stream held
+// behind a GPU spin while the call is queued, until the stopping rule ends them), on the inputs
+// the kernel was just timed on.
 #pragma once
 
 #include <nlohmann/json.hpp>

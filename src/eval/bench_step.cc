@@ -131,9 +131,7 @@ Result<BenchOutcome> verify_and_bench(const BuildReport& builds, GpuContext& gpu
     }
     outcome.kernels.push_back(std::move(k));
   }
-  if (const ReferenceWork timed = gpu.client->reference_work() - before;
-      timed.runs > 0 || timed.reused > 0)
-    session.progress << "bench " << describe_reference_work(timed) << "\n";
+  say_reference_work(session.progress, "bench ", gpu.client->reference_work() - before);
   return outcome;
 }
 

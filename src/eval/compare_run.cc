@@ -65,9 +65,7 @@ Result<CompareRun> run_compare(const LoadedRepo& repo, const BuildFlags& build,
     const ReferenceWork before = harness.reference_work();
     auto series = compare_series(harness, *run.a, compare, repeat, session);
     if (!series) return series.error();
-    if (const ReferenceWork timed = harness.reference_work() - before;
-        timed.runs > 0 || timed.reused > 0)
-      session.progress << "compare: " << describe_reference_work(timed) << "\n";
+    say_reference_work(session.progress, "compare: ", harness.reference_work() - before);
     run.series = std::move(*series);
     session.progress << "compare: " << run.series.summary() << " of " << run.series.runs.size()
                      << " run(s)\n";

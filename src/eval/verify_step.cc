@@ -121,10 +121,13 @@ Result<std::vector<KernelVerification>> verify_kernels(const BuildReport& builds
       session.progress << "  " << b.spec->name << "  skipped: " << kv.skip_reason << "\n";
     out.push_back(std::move(kv));
   }
-  const ReferenceWork& after = harness.reference_work();
-  if (after.runs > before.runs || after.reused > before.reused)
-    session.progress << describe_reference_work(after - before) << "\n";
+  say_reference_work(session.progress, "", harness.reference_work() - before);
   return out;
+}
+
+void say_reference_work(std::ostream& progress, std::string_view prefix,
+                        const ReferenceWork& work) {
+  if (work.runs > 0 || work.reused > 0) progress << prefix << describe_reference_work(work) << "\n";
 }
 
 std::string describe_reference_work(const ReferenceWork& work) {
@@ -135,7 +138,7 @@ std::string describe_reference_work(const ReferenceWork& work) {
                       : "";
   return "references: ran " + std::to_string(work.runs) + " time(s) in " + seconds + ", reused " +
          std::to_string(work.reused) + " time(s)" + shared +
-         " (a seed's reference runs once per size in a command)";
+         " (a seed's reference outputs are kept and reused within a command where they fit)";
 }
 
 std::vector<KernelVerification> skipped_verifications(const LoadedRepo& repo,

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/build_step.h"
@@ -60,5 +62,7 @@ nlohmann::json to_json(const KernelVerification& v);
 // "references: ran 6 time(s) in 4.21 s, reused 6 time(s), 2 from an earlier harness's files (…)":
 // the reference's share of a verification or a timing, for the progress stream.
 std::string describe_reference_work(const ReferenceWork& work);
+// That line after `prefix` ("bench "), when the reference ran or was reused at all.
+void say_reference_work(std::ostream& progress, std::string_view prefix, const ReferenceWork& work);
 
 }  // namespace kblaster

@@ -222,8 +222,10 @@ void HarnessClient::note_reference_work(const nlohmann::json& answer) {
 }
 
 ReferenceWork operator-(const ReferenceWork& after, const ReferenceWork& before) {
-  return {after.seconds - before.seconds, after.runs - before.runs, after.reused - before.reused,
-          after.shared - before.shared};
+  return {.seconds = after.seconds - before.seconds,
+          .runs = after.runs - before.runs,
+          .reused = after.reused - before.reused,
+          .shared = after.shared - before.shared};
 }
 
 Result<std::vector<TimingSample>> HarnessClient::sample(const std::vector<int>& order, int calls,

@@ -150,7 +150,8 @@ class HarnessClient {
   // asked before fresh_context, which ends the harness that saw it.
   Result<std::optional<CheckVerdict>> guard_damage(int candidate);
   // `count` timings of the loaded PyTorch reference's forward in `mode` ("eager", "compile") on
-  // the last bench_prepare's inputs, each after an L2 flush, between CUDA events. An Error when
+  // the last bench_prepare's inputs, each after an L2 flush, between CUDA events, held while
+  // queued (docs/harness-protocol.md, "PyTorch references"). An Error when
   // no PyTorch reference is loaded, or its worker fails (the message says why).
   Result<BaselineSamples> baseline_sample(const std::string& mode, int count);
   Result<double> peak_bandwidth();  // bytes per second

@@ -150,7 +150,8 @@ TEST_F(HarnessClientTest, TheReferencesWorkIsSummedOverVerifyAndBenchPrepare) {
   EXPECT_DOUBLE_EQ(client.reference_work().seconds, 3.0);
   EXPECT_EQ(describe_reference_work(client.reference_work()),
             "references: ran 6 time(s) in 3.00 s, reused 1 time(s), 1 from an earlier harness's "
-            "files (a seed's reference runs once per size in a command)");
+            "files (a seed's reference outputs are kept and reused within a command where they "
+            "fit)");
 }
 
 TEST_F(HarnessClientTest, VerifyAgainstAnotherCandidateNamesIt) {

@@ -46,5 +46,23 @@ TEST(ReferenceMemo, TheBudgetIsAQuarterOfMemoryAtMost16GiB) {
   EXPECT_LE(budget, std::size_t{16} << 30);
 }
 
+// The workload's key: a tunable's value is left out (the reference never sees it), but its
+// place is kept, since each input is filled by its position among all the arguments.
+TEST(ReferenceWorkloadKey, ATunablesValueIsLeftOutButItsPlaceIsKept) {
+  using nlohmann::json;
+  const json x = {{"name", "x"}, {"type", "f32"}, {"role", "in"}, {"elements", 8}};
+  const json block = {{"name", "block"}, {"type", "i32"}, {"to_reference", false}};
+  const json n = {{"name", "n"}, {"type", "i32"}};
+  auto with = [](json a, int value) {
+    a["value"] = value;
+    return a;
+  };
+  auto key = [](std::vector<json> args) { return reference_workload_key(json(std::move(args))); };
+  EXPECT_EQ(key({x, with(block, 128)}), key({x, with(block, 256)}));
+  EXPECT_NE(key({x, with(block, 128)}), key({with(block, 128), x})) << "x is filled as argument 1";
+  EXPECT_NE(key({x, with(block, 128)}), key({x})) << "the same x, another workload";
+  EXPECT_NE(key({x, with(n, 8)}), key({x, with(n, 9)})) << "a value the reference sees counts";
+}
+
 }  // namespace
 }  // namespace kblaster::harness

@@ -83,6 +83,20 @@ TEST_F(SharedReferenceOutputsTest, ALinkPlantedUnderTheKeysNameIsNotFollowed) {
   EXPECT_FALSE(shared.read("k", sizes).has_value());
 }
 
+TEST_F(SharedReferenceOutputsTest, APipePlantedUnderTheKeysNameIsAMissNotAWait) {
+  // A candidate runs in a harness and could leave a FIFO for a later one to block on.
+  SharedReferenceOutputs shared(dir, 1 << 20);
+  ASSERT_EQ(::mkfifo(shared.path_of("k").c_str(), 0600), 0);
+  EXPECT_FALSE(shared.read("k", sizes).has_value());
+}
+
+TEST_F(SharedReferenceOutputsTest, ATemporaryAKilledHarnessLeftDoesNotCountAgainstTheBudget) {
+  std::ofstream(dir + "/0123456789abcdef.out.Ab12Cd") << std::string(150, 'x');
+  SharedReferenceOutputs shared(dir, 200);
+  shared.write("first", outputs);
+  EXPECT_TRUE(shared.read("first", sizes).has_value());
+}
+
 TEST_F(SharedReferenceOutputsTest, NothingIsWrittenOverTheBudget) {
   SharedReferenceOutputs shared(dir, 200);  // one file of these outputs takes ~130 bytes
   shared.write("first", outputs);
