@@ -73,10 +73,29 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
                            args[i].name);
     workload->set_generator(i, reinterpret_cast<Workload::GeneratorFn>(fn));
   }
+  set_module_state(*workload);
   workload_ = std::move(workload);
   workload_key_ = reference_workload_key(request.at("args"));
   warmed_.assign(candidates_.size(), false);
   return {{"bytes", workload_->device_bytes()}};
+}
+
+void Harness::set_module_state(Workload& workload) {
+  std::vector<PythonReference::Tensor> tensors;
+  std::vector<std::size_t> filled;
+  const auto& args = workload.args();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is_buffer || args[i].init.kind != Distribution::Kind::state) continue;
+    tensors.push_back({args[i].init.state, args[i].type, args[i].dims, nullptr});
+    filled.push_back(i);
+  }
+  if (tensors.empty()) return;
+  if (!reference_ || reference_->kind != ReferenceKind::python)
+    throw HarnessFailure("setup: `" + args[filled[0]].name + "` holds the module's `" +
+                         tensors[0].name + "`, but no PyTorch reference is loaded");
+  auto bytes = reference_->python->state(tensors);
+  for (std::size_t k = 0; k < filled.size(); ++k)
+    workload.set_state(filled[k], std::move(bytes[k]));
 }
 
 Workload& Harness::workload() {

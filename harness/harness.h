@@ -64,6 +64,9 @@ class Harness {
   };
 
   Workload& workload();
+  // Fills each buffer of `workload` whose init is a module's state with that tensor, asked of the
+  // loaded PyTorch reference's worker. Throws HarnessFailure without one, or as the worker fails.
+  void set_module_state(Workload& workload);
   EntryFn candidate(const nlohmann::json& index) const;
   // The outputs checked against for inputs from `seed` (filled already): the reference's, from
   // the memo when this reference, workload and seed ran before in this harness, or from the

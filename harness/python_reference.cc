@@ -310,11 +310,25 @@ std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<T
                               {"inputs", send(inputs, "in")},
                               {"outputs", send(outputs, "out")}};
   call(req);
+  return receive(outputs, req["outputs"]);
+}
+
+std::vector<std::vector<unsigned char>> PythonReference::state(const std::vector<Tensor>& tensors) {
+  if (pid_ < 0 && dir_.empty()) start();
+  if (pid_ < 0) fail("its Python worker ended earlier");
+  const nlohmann::json req = {
+      {"op", "state"}, {"module", module_}, {"class", class_name_}, {"state", send(tensors, "st")}};
+  call(req);
+  return receive(tensors, req["state"]);
+}
+
+std::vector<std::vector<unsigned char>> PythonReference::receive(const std::vector<Tensor>& tensors,
+                                                                 const nlohmann::json& listed) {
   std::vector<std::vector<unsigned char>> result;
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const Tensor& t = outputs[i];
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
     std::string why;
-    auto bytes = read_output(req["outputs"][i]["file"].get<std::string>(),
+    auto bytes = read_output(listed[i]["file"].get<std::string>(),
                              element_count(t.dims) * element_size(t.type), why);
     if (!bytes) fail("its output `" + t.name + "` " + why);
     result.push_back(std::move(*bytes));

@@ -42,6 +42,11 @@ class PythonReference {
   std::vector<std::vector<unsigned char>> run(const std::vector<Tensor>& inputs,
                                               const std::vector<Tensor>& outputs);
 
+  // The module's own tensors named by `tensors` (state_dict names), each converted to its type
+  // and checked against its dimensions: one byte vector each. Throws HarnessFailure as run does
+  // (a name the module does not have is said with the names it has).
+  std::vector<std::vector<unsigned char>> state(const std::vector<Tensor>& tensors);
+
   // Times forward in `mode` ("eager" or "compile": torch.compile) as kblaster times a kernel:
   // `count` samples, each one call after an L2 flush (`l2_bytes` of it), between CUDA events, the
   // stream held behind a GPU spin while the call is queued; seconds each. `inputs` are sent when
@@ -59,6 +64,10 @@ class PythonReference {
   nlohmann::json call(const nlohmann::json& req);
   // Writes the bytes of `tensors` that have them as <prefix><i>.bin and lists them all.
   nlohmann::json send(const std::vector<Tensor>& tensors, const char* prefix);
+  // Reads back what the worker wrote for `tensors` as `listed` (send's list), then removes every
+  // file sent or written.
+  std::vector<std::vector<unsigned char>> receive(const std::vector<Tensor>& tensors,
+                                                  const nlohmann::json& listed);
   [[noreturn]] void fail(const std::string& why) const;
 
   std::string module_, class_name_, python_, runtime_;

@@ -13,6 +13,12 @@ converted to the output's type, to its file. It answers one line on the protocol
 {"ok": true, "runtime": "torch X on DEVICE"} or {"ok": false, "error": TEXT}. The module's own
 prints go to stderr, so they never reach the protocol.
 
+  {"op": "state", "module", "class", "state": [{"name", "file", "type", "dims"}, ...]}
+
+writes the built module's own tensors (Model.state_dict(): parameters and buffers) named by
+"name", converted to "type", to each file, for a kernel that takes the module's weights as
+inputs; answers {"ok": true, "runtime"}.
+
   {"op": "time", "module", "class", "mode": "eager"|"compile", "count": N, "l2_bytes": L,
    "inputs": [...] or null (the last ones)}
 
@@ -76,18 +82,32 @@ def read_input(torch, item, device):
     return tensor.reshape(item["dims"]).to(device)
 
 
-def write_output(torch, tensor, item, index):
+def write_output(torch, tensor, item, what):
+    """Writes `tensor`, converted to item's type, to item's file; `what` names it in errors."""
     if not isinstance(tensor, torch.Tensor):
-        raise Refusal(f"forward's result {index} (`{item['name']}`) is a "
-                      f"{type(tensor).__name__}, not a tensor")
+        raise Refusal(f"{what} is a {type(tensor).__name__}, not a tensor")
     want = math.prod(item["dims"])
     if tensor.numel() != want:
-        raise Refusal(f"forward's result {index} (`{item['name']}`) has shape "
+        raise Refusal(f"{what} has shape "
                       f"{list(tensor.shape)} ({tensor.numel()} elements); the spec declares "
                       f"{item['dims']} ({want})")
     flat = tensor.detach().to("cpu").to(dtype(torch, item["type"])).contiguous().reshape(-1)
     with open(item["file"], "wb") as f:
         f.write(flat.view(torch.uint8).numpy().tobytes())
+
+
+def write_state(request, models):
+    import torch
+
+    model, device = model_for(torch, request, models)
+    state = model.state_dict() if hasattr(model, "state_dict") else {}
+    for item in request["state"]:
+        if item["name"] not in state:
+            have = ", ".join(f"`{n}`" for n in list(state)[:20]) or "none"
+            raise Refusal(f"the module has no state `{item['name']}` (its state_dict has: "
+                          f"{have})")
+        write_output(torch, state[item["name"]], item, f"the module's state `{item['name']}`")
+    return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
 
 
 def model_for(torch, request, models):
@@ -226,7 +246,7 @@ def run(request, models):
         raise Refusal(f"forward returned {len(result)} tensor(s); the spec declares "
                       f"{len(request['outputs'])} output(s) ({names})")
     for index, (tensor, item) in enumerate(zip(result, request["outputs"])):
-        write_output(torch, tensor, item, index)
+        write_output(torch, tensor, item, f"forward's result {index} (`{item['name']}`)")
     return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
 
 
@@ -240,6 +260,8 @@ def main():
             request = json.loads(line)
             if request.get("op") == "run":
                 answer = run(request, models)
+            elif request.get("op") == "state":
+                answer = write_state(request, models)
             elif request.get("op") == "time":
                 answer = time_forward(request, models, state)
             else:

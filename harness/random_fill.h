@@ -7,16 +7,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "element_type.h"
 
 namespace kblaster::harness {
 
 struct Distribution {
-  // generator: filled on the host by a function of the reference's file (Workload), not here.
-  enum class Kind { normal, uniform, randint, generator } kind = Kind::normal;
+  // generator: filled on the host by a function of the reference's file (Workload), not here;
+  // state: a tensor of the PyTorch reference's module (`state`, its state_dict name), the same
+  // for every seed (Workload::set_state).
+  enum class Kind { normal, uniform, randint, generator, state } kind = Kind::normal;
   double a = 0.0;  // normal: mean; uniform/randint: low
   double b = 1.0;  // normal: stddev; uniform/randint: high (exclusive)
+  std::string state;
 };
 
 // Fills `count` elements of `type` at device pointer `data` on `stream`.

@@ -19,12 +19,15 @@ Role parse_role(const std::string& r) {
 Distribution parse_init(const nlohmann::json& j) {
   Distribution d;
   const std::string kind = j.value("kind", "normal");
-  if (kind != "normal" && kind != "uniform" && kind != "randint" && kind != "generator")
+  if (kind != "normal" && kind != "uniform" && kind != "randint" && kind != "generator" &&
+      kind != "state")
     throw HarnessFailure("setup: unknown init kind `" + kind + "`");
   d.kind = kind == "uniform"     ? Distribution::Kind::uniform
            : kind == "randint"   ? Distribution::Kind::randint
            : kind == "generator" ? Distribution::Kind::generator
+           : kind == "state"     ? Distribution::Kind::state
                                  : Distribution::Kind::normal;
+  if (d.kind == Distribution::Kind::state) d.state = j.at("name").get<std::string>();
   d.a = j.value("a", 0.0);
   d.b = j.value("b", 1.0);
   return d;
@@ -120,12 +123,26 @@ std::size_t Workload::device_bytes() const {
   return total;
 }
 
+void Workload::set_state(std::size_t arg, std::vector<unsigned char> bytes) {
+  if (bytes.size() != args_.at(arg).bytes())
+    throw HarnessFailure("setup: the module's `" + args_[arg].init.state + "` for `" +
+                         args_[arg].name + "` has " + std::to_string(bytes.size()) +
+                         " bytes, not " + std::to_string(args_[arg].bytes()));
+  states_.at(arg) = std::move(bytes);
+}
+
 void Workload::fill_inputs(std::uint64_t seed, cudaStream_t stream) {
   cpu_inputs_.clear();
   std::vector<std::vector<unsigned char>> copies(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) {
     const ArgDesc& a = args_[i];
     if (!a.is_input() || a.elements == 0) continue;
+    if (a.init.kind == Distribution::Kind::state) {  // the module's tensor, whatever the seed
+      copies[i] = states_.at(i);
+      KBH_CUDA(cudaMemcpyAsync(slots_[i].pristine.get(), copies[i].data(), a.bytes(),
+                               cudaMemcpyHostToDevice, stream));
+      continue;
+    }
     if (a.init.kind == Distribution::Kind::generator) {
       // The reference file's function writes the buffer in the reference's type; the kernel
       // gets it in its own. Each buffer's seed differs, as fill_random's streams do.

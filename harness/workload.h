@@ -63,6 +63,9 @@ class Workload {
   // of the argument's reference type at `data`, from `seed`. fill_inputs needs one for each.
   using GeneratorFn = void (*)(void* data, std::int64_t count, std::uint64_t seed);
   void set_generator(std::size_t arg, GeneratorFn fn) { generators_.at(arg) = fn; }
+  // What buffer `arg` holds when its init is a module's state: `bytes` of its type, exactly
+  // bytes() of them (else HarnessFailure). fill_inputs needs them for each such buffer.
+  void set_state(std::size_t arg, std::vector<unsigned char> bytes);
 
   // Fresh inputs from `seed` into the device buffers, their pristine copies and
   // host copies; every guard is filled with its canary again.
@@ -123,6 +126,8 @@ class Workload {
   std::vector<void*> candidate_args_, gpu_reference_args_, cpu_reference_args_;
   std::vector<std::vector<unsigned char>> cpu_inputs_;
   std::vector<GeneratorFn> generators_ = std::vector<GeneratorFn>(args_.size(), nullptr);
+  std::vector<std::vector<unsigned char>> states_ =
+      std::vector<std::vector<unsigned char>>(args_.size());
   GuardScan guard_scan_;  // every buffer's guards, before then after, in argument order
   std::vector<std::pair<std::size_t, GuardSide>> guard_owners_;  // per scanned guard
 };

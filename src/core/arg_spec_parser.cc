@@ -25,7 +25,8 @@ std::string out_of_range(std::int64_t v, DType t) {
 }
 
 Status check_init_type(const TomlFields& f, const InitDist& init, DType type) {
-  if (init.kind == InitDist::Kind::generator) return Ok{};  // any type: the function writes it
+  // Any type: the function writes it, or the module's tensor is converted to it.
+  if (init.kind == InitDist::Kind::generator || init.kind == InitDist::Kind::state) return Ok{};
   bool integral = !is_floating(type);
   if (integral && init.kind != InitDist::Kind::randint)
     return f.error_at("init", "`" + init.text + "` gives fractions, but the type is " +
@@ -128,6 +129,7 @@ Result<ArgSpec> parse_arg(const toml::table& table, const std::string& file,
     arg.init = *dist;
     KB_TRY(check_init_type(f, arg.init, arg.type));
     if (!is_floating(arg.type) && arg.init.kind != InitDist::Kind::generator &&
+        arg.init.kind != InitDist::Kind::state &&
         (!fits_integer(arg.type, static_cast<std::int64_t>(arg.init.a)) ||
          !fits_integer(arg.type, static_cast<std::int64_t>(arg.init.b) - 1)))
       return f.error_at("init", "`" + arg.init.text + "` draws values that do not fit in " +

@@ -76,33 +76,56 @@ std::optional<double> whole_number(std::string_view text) {
 
 }  // namespace
 
-// "generator(NAME)": NAME, or nullopt when `text` has another shape.
-std::optional<std::string> generator_name(std::string_view text) {
-  constexpr std::string_view open = "generator(";
-  if (text.substr(0, open.size()) != open || text.empty() || text.back() != ')')
+// "WHAT(NAME)": NAME, or nullopt when `text` has another shape.
+std::optional<std::string> called(std::string_view what, std::string_view text) {
+  if (text.substr(0, what.size()) != what || text.size() < what.size() + 2 ||
+      text[what.size()] != '(' || text.back() != ')')
     return std::nullopt;
-  return std::string(text.substr(open.size(), text.size() - open.size() - 1));
+  return std::string(text.substr(what.size() + 1, text.size() - what.size() - 2));
+}
+
+// A state_dict key: identifiers joined by dots ("conv.weight", "layers.0.bias").
+bool is_state_name(std::string_view name) {
+  if (name.empty() || name.size() > 256 || name.front() == '.' || name.back() == '.') return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (!word && !(c == '.' && name[i + 1] != '.')) return false;
+  }
+  return true;
 }
 
 Result<InitDist> parse_init(std::string_view text,
                             const std::map<std::string, std::int64_t>& constants) {
   const std::string s(text), shown = quote_input(text);
-  if (auto name = generator_name(text)) {
-    if (!is_identifier(*name))
-      return Error::config("", shown +
-                                   ": a generator is a function name, as in "
-                                   "generator(fill_inputs)");
+  // Inits that name something: a generator function, or a tensor of the PyTorch Model.
+  const struct {
+    std::string_view call;
+    InitDist::Kind kind;
+    bool (*valid)(std::string_view);
+    const char* what;
+  } named[] = {
+      {"generator", InitDist::Kind::generator, [](std::string_view n) { return is_identifier(n); },
+       ": a generator is a function name, as in generator(fill_inputs)"},
+      {"state", InitDist::Kind::state, is_state_name,
+       ": a state is a name in the PyTorch Model's state_dict, as in state(conv.weight)"},
+  };
+  for (const auto& n : named) {
+    const auto name = called(n.call, text);
+    if (!name) continue;
+    if (!n.valid(*name)) return Error::config("", shown + n.what);
     InitDist g;
-    g.kind = InitDist::Kind::generator;
+    g.kind = n.kind;
     g.text = s;
-    g.generator = *name;
+    (n.kind == InitDist::Kind::state ? g.state : g.generator) = *name;
     return g;
   }
   const auto parts = split_init(text);
   if (!parts)
     return Error::config("", shown +
                                  " is not a distribution; use normal, normal(mean,std), "
-                                 "uniform(lo,hi), randint(lo,hi) or generator(function)");
+                                 "uniform(lo,hi), randint(lo,hi), generator(function) or "
+                                 "state(name)");
   InitDist d;
   d.text = s;
   const std::string kind(parts->kind);

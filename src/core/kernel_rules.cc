@@ -69,6 +69,22 @@ Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
                                "`): field `init`: `" + a.init.text +
                                "` names a function in the reference's file, which needs a CPU "
                                "reference to hold it (reference_on = \"cpu\", or a .cpp file)");
+    if (a.is_buffer() && a.init.kind == InitDist::Kind::state) {
+      const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
+                                  "`): field `init`: `" + a.init.text + "` ";
+      if (spec.reference.kind != ReferenceSpec::Kind::python)
+        return Error::config(a.where.str(), context +
+                                                "names a tensor of a PyTorch Model, which needs a "
+                                                "PyTorch reference (reference = \"ref.py:Model\")");
+      if (a.role != ArgRole::in)
+        return Error::config(a.where.str(), context +
+                                                "is the module's own, which the kernel may read "
+                                                "but not change: its role must be \"in\"");
+      if (a.reference_type)
+        return Error::config(a.where.str(), context +
+                                                "is converted from the module's tensor to `type` "
+                                                "directly; it takes no `reference_type`");
+    }
     if (!a.reference_type) continue;
     const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
                                 "`): field `reference_type`: ";

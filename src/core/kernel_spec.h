@@ -31,13 +31,16 @@ const char* role_name(ArgRole r);
 
 // How the harness fills an input buffer. Never zeros: they hide unwritten outputs.
 struct InitDist {
-  enum class Kind { normal, uniform, randint, generator } kind = Kind::normal;
+  enum class Kind { normal, uniform, randint, generator, state } kind = Kind::normal;
   double a = 0.0;    // normal: mean; uniform/randint: low (inclusive)
   double b = 1.0;    // normal: stddev; uniform/randint: high (exclusive for randint)
   std::string text;  // as written, for reports
   // generator: a host function in the CPU reference's file that fills the buffer,
   // `void f(T* data, std::int64_t count, std::uint64_t seed)` (T: the reference's type of it).
   std::string generator;
+  // state: the name of a tensor in the PyTorch reference's Model.state_dict() ("conv.weight"),
+  // the same for every seed: a weight the module holds, handed to the kernel as an input.
+  std::string state;
 };
 
 // One launcher parameter, in launcher order. A buffer has a shape; a scalar does not.

@@ -16,7 +16,8 @@ std::string describe_arg(const ArgSpec& a) {
     if (a.dims.empty()) s << a.shape->text();
     for (std::size_t i = 0; i < a.dims.size(); ++i) s << (i ? ", " : "") << a.dims[i].text();
     s << "] " << role_name(a.role);
-    if (a.init.kind == InitDist::Kind::generator) s << " from " << a.init.text;
+    if (a.init.kind == InitDist::Kind::generator || a.init.kind == InitDist::Kind::state)
+      s << " from " << a.init.text;
     if (a.reference_type) s << " (reference: " << dtype_name(*a.reference_type) << ")";
   } else if (a.value)
     s << " = " << *a.value;

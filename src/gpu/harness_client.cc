@@ -25,6 +25,8 @@ const char* init_kind(InitDist::Kind k) {
       return "randint";
     case InitDist::Kind::generator:
       return "generator";
+    case InitDist::Kind::state:
+      return "state";
   }
   return "normal";
 }
@@ -49,17 +51,20 @@ nlohmann::json harness_args(const KernelSpec& spec, const SizePlan& size,
   nlohmann::json args = nlohmann::json::array();
   std::size_t buffer = 0;
   for (const auto& a : spec.args) {
-    nlohmann::json j = {
-        {"name", a.name}, {"type", dtype_name(a.type)}, {"to_reference", a.tunable.empty()}};
+    // A module's own state is not one of forward's arguments: the module holds it.
+    const bool state = a.is_buffer() && a.init.kind == InitDist::Kind::state;
+    nlohmann::json j = {{"name", a.name},
+                        {"type", dtype_name(a.type)},
+                        {"to_reference", a.tunable.empty() && !state}};
     if (a.is_buffer()) {
       j["role"] = role_name(a.role);
       const BufferPlan& b = size.buffers.at(buffer++);
       j["elements"] = b.elements;
       if (!b.dims.empty()) j["dims"] = b.dims;
-      j["init"] =
-          a.init.kind == InitDist::Kind::generator
-              ? nlohmann::json{{"kind", "generator"}}
-              : nlohmann::json{{"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
+      j["init"] = a.init.kind == InitDist::Kind::generator ? nlohmann::json{{"kind", "generator"}}
+                  : state ? nlohmann::json{{"kind", "state"}, {"name", a.init.state}}
+                          : nlohmann::json{
+                                {"kind", init_kind(a.init.kind)}, {"a", a.init.a}, {"b", a.init.b}};
       if (a.reference_type) j["reference_type"] = dtype_name(*a.reference_type);
     } else if (auto it = tunable.find(a.name); it != tunable.end()) {
       j["value"] = it->second;

@@ -2,11 +2,13 @@
 
   python3 -B -c SCRIPT PROBLEM.py
 
-Imports PROBLEM.py, builds Model(*get_init_inputs()) after torch.manual_seed(0), calls
+Imports PROBLEM.py, builds Model(*get_init_inputs()) after torch.manual_seed(0), lists its own
+tensors (state_dict: weights and buffers, which the kernel is handed as inputs), calls
 get_inputs(), and runs forward on them (on the meta device when it can, so no real work is
 done; else on the CPU) to learn each output's dtype and shape. Prints one JSON line:
 
-  {"ok": true, "forward": [names], "inputs": [{"name", "dtype", "shape"}], "outputs": [...]}
+  {"ok": true, "forward": [names], "inputs": [{"name", "dtype", "shape"}], "state": [...],
+   "outputs": [...]}
   {"ok": false, "error": TEXT}
 
 The module's own prints go to stderr.
@@ -43,10 +45,8 @@ def describe(path):
     torch.manual_seed(0)
     init = list(module.get_init_inputs()) if hasattr(module, "get_init_inputs") else []
     model = module.Model(*init)
-    params = sum(p.numel() for p in model.parameters()) if hasattr(model, "parameters") else 0
-    if params:
-        raise Refusal(f"Model has {params} parameter(s) of its own (weights), which a launcher "
-                      f"is not handed")
+    own = model.state_dict() if hasattr(model, "state_dict") else {}
+    state = [tensor_decl(torch, n, t, f"the module's state `{n}`") for n, t in own.items()]
     inputs = list(module.get_inputs())
     names = list(inspect.signature(model.forward).parameters)
     if len(names) != len(inputs):
@@ -65,7 +65,7 @@ def describe(path):
     outs = ["out"] if len(result) == 1 else [f"out{i}" for i in range(len(result))]
     outputs = [tensor_decl(torch, n, t, f"forward's result {i}")
                for i, (n, t) in enumerate(zip(outs, result))]
-    return {"ok": True, "forward": names, "inputs": decls, "outputs": outputs}
+    return {"ok": True, "forward": names, "inputs": decls, "state": state, "outputs": outputs}
 
 
 def main():

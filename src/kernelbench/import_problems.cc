@@ -37,8 +37,9 @@ Result<ImportReport> import_kernelbench(const fs::path& dir, const DescribeOptio
       report.skipped.emplace_back(files[i].filename().string(), problem.error().message);
       continue;
     }
-    progress << "-> kernel " << problem->kernel << " (" << problem->inputs.size() << " in, "
-             << problem->outputs.size() << " out)\n";
+    progress << "-> kernel " << problem->kernel << " (" << problem->inputs.size() << " in, ";
+    if (!problem->state.empty()) progress << problem->state.size() << " of the module's own, ";
+    progress << problem->outputs.size() << " out)\n";
     report.imported.push_back(std::move(*problem));
   }
   if (report.imported.empty()) {

@@ -1,5 +1,6 @@
 #include "kernelbench/problem.h"
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -40,9 +41,30 @@ std::string c_name(const std::string& prefix, const std::string& text) {
   return s;
 }
 
-Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file) {
+// A state_dict name: identifiers and indices joined by dots ("conv.weight", "layers.0.bias").
+bool is_state_name(const std::string& name) {
+  if (name.empty() || name.size() > 128 || name.front() == '.' || name.back() == '.') return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' &&
+        !(c == '.' && name[i + 1] != '.'))
+      return false;
+  }
+  return true;
+}
+
+// One tensor of the description. A module's own one (`state`) is named by its state_dict name,
+// which becomes a C identifier here.
+Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file, bool state = false) {
   TensorDecl d;
   d.name = t.at("name").get<std::string>();
+  if (state) {
+    if (!is_state_name(d.name))
+      return Error::config(file, "the module's state `" + d.name.substr(0, 64) +
+                                     "` has a name kblaster cannot declare");
+    d.state = d.name;
+    d.name = c_name(std::isdigit(static_cast<unsigned char>(d.name[0])) ? "w" : "", d.name);
+  }
   if (!is_identifier(d.name) || d.name.size() > 64)
     return Error::config(file, "`" + d.name.substr(0, 64) + "` cannot be a launcher parameter");
   const std::string dtype = t.at("dtype").get<std::string>();
@@ -86,6 +108,11 @@ Result<KernelBenchProblem> problem_from_description(const nlohmann::json& j,
       if (!d) return d.error();
       p.inputs.push_back(std::move(*d));
     }
+    for (const auto& t : j.value("state", nlohmann::json::array())) {
+      auto d = tensor(t, file, true);
+      if (!d) return d.error();
+      p.state.push_back(std::move(*d));
+    }
     for (const auto& t : j.at("outputs")) {
       auto d = tensor(t, file);
       if (!d) return d.error();
@@ -99,6 +126,10 @@ Result<KernelBenchProblem> problem_from_description(const nlohmann::json& j,
     for (auto& in : p.inputs) {
       while (taken.contains(in.name) || is_cpp_keyword(in.name)) in.name += "_in";
       taken.insert(in.name);
+    }
+    for (auto& s : p.state) {
+      while (taken.contains(s.name) || is_cpp_keyword(s.name)) s.name += "_w";
+      taken.insert(s.name);
     }
     return p;
   } catch (const nlohmann::json::exception& e) {

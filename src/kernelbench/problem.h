@@ -13,6 +13,7 @@ namespace kblaster {
 
 struct TensorDecl {
   std::string name;                // a C identifier: forward's parameter, or out / out0, out1…
+  std::string state;               // the module's own tensor: its state_dict name ("conv.weight")
   std::string type;                // a spec type name: f32, bf16, i64…
   std::vector<std::int64_t> dims;  // never empty: a 0-d tensor is [1]
 };
@@ -21,7 +22,9 @@ struct KernelBenchProblem {
   std::string file;      // the problem's file name in its directory, e.g. "19_ReLU.py"
   std::string kernel;    // the kernel's name: the file's stem
   std::string launcher;  // run_<stem>, a C identifier
-  std::vector<TensorDecl> inputs, outputs;
+  // forward's inputs; the module's own tensors (weights, buffers), handed to the launcher after
+  // the inputs and filled from the module (`init = "state(NAME)"`); forward's outputs.
+  std::vector<TensorDecl> inputs, state, outputs;
 };
 
 // The problem described by describe_problem.py's answer `j` for `file`. An answer that says

@@ -27,8 +27,8 @@ std::string kernels_toml(const std::vector<KernelBenchProblem>& problems,
   std::string s =
       "# Written by `kblaster import kernelbench`: one kernel per problem, checked against the\n"
       "# problem's own PyTorch Model (docs/config.md, \"PyTorch references\"). Each launcher\n"
-      "# takes forward's inputs, then its outputs, as flat device buffers of the problem's "
-      "sizes.\n";
+      "# takes forward's inputs, then the Model's own tensors (its weights: state(NAME)), then\n"
+      "# its outputs, as flat device buffers of the problem's sizes.\n";
   for (const auto& p : problems) {
     s += "\n[[kernel]]\nname = \"" + p.kernel + "\"\nsource = \"" + p.kernel +
          ".cu\"\nlauncher = \"" + p.launcher + "\"\nreference = \"" + p.file +
@@ -36,6 +36,9 @@ std::string kernels_toml(const std::vector<KernelBenchProblem>& problems,
     for (const auto& t : p.inputs)
       s += "  { name = \"" + t.name + "\", type = \"" + t.type +
            "\", shape = " + dims_text(t.dims) + " },\n";
+    for (const auto& t : p.state)
+      s += "  { name = \"" + t.name + "\", type = \"" + t.type +
+           "\", shape = " + dims_text(t.dims) + ", init = \"state(" + t.state + ")\" },\n";
     for (const auto& t : p.outputs)
       s += "  { name = \"" + t.name + "\", type = \"" + t.type +
            "\", shape = " + dims_text(t.dims) + ", role = \"out\" },\n";
@@ -58,6 +61,7 @@ std::string launcher_skeleton(const KernelBenchProblem& p) {
     args += sep + t.name;
   };
   for (const auto& t : p.inputs) add(t, true);
+  for (const auto& t : p.state) add(t, true);
   for (const auto& t : p.outputs) add(t, false);
   const std::string kernel = p.launcher + "_kernel";
   return "// " + p.kernel + ": the kernel for " + p.file +

@@ -16,8 +16,9 @@ struct ImportTolerance {
 };
 
 // A kblaster.toml declaring one kernel per problem: source <kernel>.cu, launcher run_<kernel>,
-// reference "<file>:Model", the inputs then the outputs as buffers of literal dimensions (the
-// problem's fixed sizes), and one size; with `tolerance`, each kernel's (else the type's default).
+// reference "<file>:Model", the inputs, the module's own tensors (init "state(NAME)"), then the
+// outputs as buffers of literal dimensions (the problem's fixed sizes), and one size; with
+// `tolerance`, each kernel's (else the type's default).
 std::string kernels_toml(const std::vector<KernelBenchProblem>& problems,
                          const std::optional<ImportTolerance>& tolerance = std::nullopt);
 

@@ -185,7 +185,7 @@ TEST(RunCli, AnInputGeneratorInTheReferencesFileIsBuiltWithIt) {
 TEST(RunCli, APyTorchModuleReferenceIsStagedByItsContent) {
   testing::TempDir cache, repo;
   const auto fixture = testing::source_dir() / "tests/fixtures/torch_reference";
-  for (const char* f : {"kblaster.toml", "kernels.cu", "ref.py"})
+  for (const char* f : {"kblaster.toml", "kernels.cu", "ref.py", "affine.py"})
     repo.write(f, testing::read_text(fixture / f));
   auto build = [&] {
     return run_kblaster({"build", repo.path().string(), "--kernel", "scale_add", "--json",

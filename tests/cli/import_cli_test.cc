@@ -48,11 +48,17 @@ def get_inputs():
 )PY";
 
 constexpr const char* kWeights = R"PY(import torch
+class Inner(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.full([5], 0.5))
 class Model(torch.nn.Module):
-    def parameters(self):
-        return [torch.empty(5, torch.float32)]
+    def __init__(self):
+        super().__init__()
+        self.lin = Inner()
+        self.bias = torch.nn.Parameter(torch.full([5], 1.0))
     def forward(self, x):
-        return x
+        return x * self.lin.weight + self.bias
 def get_inputs():
     return [torch.empty(5, torch.float32)]
 )PY";
@@ -84,14 +90,17 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   auto r = run_kblaster({"import", "kernelbench", dir.path().string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("[1/5] 19_ReLU.py -> kernel 19_ReLU (1 in, 1 out)"));
-  EXPECT_THAT(r.err, HasSubstr("3_Weights.py skipped: Model has 5 parameter(s) of its own"));
+  // The module's own tensors are the launcher's too, filled from the module (state(NAME)).
+  EXPECT_THAT(r.err, HasSubstr("3_Weights.py -> kernel 3_Weights (1 in, 2 of the module's own, "
+                               "1 out)"));
   EXPECT_THAT(r.err, HasSubstr("4_ScalarInput.py skipped: get_inputs()[1] (`dim`) is a int, not "
                                "a tensor"));
   EXPECT_THAT(r.err, HasSubstr("5_NoModel.py skipped: it defines no `Model`"));
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["kernels"].size(), 2u);
-  EXPECT_EQ(j["skipped"].size(), 3u);
-  EXPECT_EQ(j["skeletons"], (nlohmann::json{"19_ReLU.cu"})) << "2_TwoOutputs.cu was kept";
+  EXPECT_EQ(j["kernels"].size(), 3u);
+  EXPECT_EQ(j["skipped"].size(), 2u);
+  EXPECT_EQ(j["skeletons"], (nlohmann::json{"19_ReLU.cu", "3_Weights.cu"}))
+      << "2_TwoOutputs.cu was kept";
   testing::TempDir schema_dir;
   EXPECT_TRUE(testing::is_valid_result(j, "import", schema_dir));
   EXPECT_EQ(testing::read_text(dir.path() / "2_TwoOutputs.cu"),
@@ -105,14 +114,23 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   // Two outputs; forward's parameter `out0` renamed, as the first output takes that name.
   EXPECT_THAT(toml, HasSubstr("{ name = \"out0_in\", type = \"f32\", shape = [2, 3] }"));
   EXPECT_THAT(toml, HasSubstr("{ name = \"out1\", type = \"f32\", shape = [2], role = \"out\" }"));
+  EXPECT_THAT(toml, HasSubstr("{ name = \"x\", type = \"f32\", shape = [5] },\n"
+                              "  { name = \"lin_weight\", type = \"f32\", shape = [5], init = "
+                              "\"state(lin.weight)\" },\n"
+                              "  { name = \"bias\", type = \"f32\", shape = [5], init = "
+                              "\"state(bias)\" },\n"));
+  EXPECT_THAT(testing::read_text(dir.path() / "3_Weights.cu"),
+              HasSubstr("void run_3_Weights(const float* x, const float* lin_weight, const float* "
+                        "bias, float* out)"));
 
   // What it wrote is a kernel repository: plan reads it, and the skeleton compiles.
   auto plan = run_kblaster({"plan", dir.path().string()});
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   EXPECT_THAT(plan.out, HasSubstr("reference  PyTorch module 19_ReLU.py:Model"));
+  EXPECT_THAT(plan.out, HasSubstr("lin_weight:f32[5] in from state(lin.weight)"));
   testing::TempDir cache;
-  auto build = run_kblaster(
-      {"build", dir.path().string(), "--kernel", "19_ReLU", "--cache-dir", cache.path().string()});
+  auto build = run_kblaster({"build", dir.path().string(), "--kernel", "19_ReLU", "--kernel",
+                             "3_Weights", "--cache-dir", cache.path().string()});
   EXPECT_EQ(build.exit_code, 0) << build.err;
 
   auto again = run_kblaster({"import", "kernelbench", dir.path().string()});
@@ -157,11 +175,11 @@ TEST_F(ImportKernelBench, AProblemCannotWriteBesideItselfNorRedirectTheImportsWr
 
 TEST_F(ImportKernelBench, NothingImportableIsAnErrorThatSaysWhyForEachFile) {
   testing::TempDir only_bad;
-  only_bad.write("3_Weights.py", kWeights);
+  only_bad.write("4_ScalarInput.py", kScalarInput);
   auto r = run_kblaster({"import", "kernelbench", only_bad.path().string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("no problem in"));
-  EXPECT_THAT(r.err, HasSubstr("3_Weights.py: Model has 5 parameter(s)"));
+  EXPECT_THAT(r.err, HasSubstr("4_ScalarInput.py: get_inputs()[1] (`dim`) is a int"));
   EXPECT_FALSE(std::filesystem::exists(only_bad.path() / "kblaster.toml"));
 
   auto no_python = [&] {

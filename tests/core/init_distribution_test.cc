@@ -28,7 +28,8 @@ TEST(InitDistribution, OtherShapesAreNotDistributions) {
     const std::string text = bad;
     EXPECT_EQ(d.error().message, "`" + text +
                                      "` is not a distribution; use normal, normal(mean,std), "
-                                     "uniform(lo,hi), randint(lo,hi) or generator(function)");
+                                     "uniform(lo,hi), randint(lo,hi), generator(function) or "
+                                     "state(name)");
   }
   auto prefix = parse_init("uniform(1-2,3)");
   ASSERT_FALSE(prefix.ok()) << "a bound is one whole number, not a number and a tail";
@@ -67,6 +68,24 @@ TEST(InitDistribution, AGeneratorNamesAFunctionInTheReferencesFile) {
   EXPECT_EQ(bad.error().message,
             "`generator(fill inputs)`: a generator is a function name, as in "
             "generator(fill_inputs)");
+}
+
+// A PyTorch Model's own tensor, by its state_dict name: identifiers and indices joined by dots.
+TEST(InitDistribution, AStateNamesATensorOfTheModelsStateDict) {
+  for (const char* name : {"conv.weight", "layers.0.bias", "scale"}) {
+    auto s = parse_init(std::string("state(") + name + ")");
+    ASSERT_TRUE(s.ok()) << name << ": " << s.error().message;
+    EXPECT_EQ(s->kind, InitDist::Kind::state);
+    EXPECT_EQ(s->state, name);
+  }
+  for (const char* bad : {"state()", "state(conv..weight)", "state(.w)", "state(w.)",
+                          "state(conv weight)", "state(a/b)"}) {
+    auto s = parse_init(bad);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.error().message, "`" + std::string(bad) +
+                                     "`: a state is a name in the PyTorch Model's state_dict, "
+                                     "as in state(conv.weight)");
+  }
 }
 
 }  // namespace

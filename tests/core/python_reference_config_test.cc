@@ -119,6 +119,35 @@ TEST_F(PythonReferenceConfig, WhatAModuleCannotBeIsSaidWithTheFile) {
       HasSubstr("needs a CPU reference to hold it"));
 }
 
+// A module's own tensor (a weight) filled into an input, by its state_dict name: the harness
+// gets its name, and the module's forward is not handed it (to_reference false).
+TEST_F(PythonReferenceConfig, AStateInitFillsAnInputWithTheModulesOwnTensor) {
+  auto config =
+      load("k/ref.py:Model", "", "[\"rows\", \"cols\"]", ", init = \"state(lin.weight)\"");
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  const KernelSpec& spec = config->kernels[0];
+  EXPECT_EQ(spec.args[1].init.kind, InitDist::Kind::state);
+  EXPECT_THAT(plan_text(*config), HasSubstr("x:f32[rows, cols] in from state(lin.weight)"));
+  const auto args = harness_args(spec, plan_kernel(spec)->sizes[0]);
+  EXPECT_EQ(args[1]["init"], (nlohmann::json{{"kind", "state"}, {"name", "lin.weight"}}));
+  EXPECT_EQ(args[1]["to_reference"], false);
+  EXPECT_EQ(args[0]["to_reference"], true);
+
+  // Only a PyTorch reference has a state_dict; the module's tensor is read, never written; it is
+  // converted to `type` directly.
+  dir.write("k/ref.cpp", "void scale_ref(float* o, const float* x, int rows, int cols) {}\n");
+  EXPECT_THAT(error_of(load("k/ref.cpp:scale_ref", "", "[\"rows\", \"cols\"]",
+                            ", init = \"state(lin.weight)\"")),
+              HasSubstr("field `init`: `state(lin.weight)` names a tensor of a PyTorch Model, "
+                        "which needs a PyTorch reference"));
+  EXPECT_THAT(error_of(load("k/ref.py:Model", "", "[\"rows\", \"cols\"]",
+                            ", init = \"state(w)\", role = \"inout\"")),
+              HasSubstr("its role must be \"in\""));
+  EXPECT_THAT(error_of(load("k/ref.py:Model", "", "[\"rows\", \"cols\"]",
+                            ", init = \"state(w)\", reference_type = \"f64\"")),
+              HasSubstr("it takes no `reference_type`"));
+}
+
 TEST_F(PythonReferenceConfig, AReferenceTypeConvertsForAModuleAsForACpuReference) {
   dir.write("k/scale.cu", "void scale(float* o, const float* x, int rows, int cols) {}\n");
   auto config = load("k/ref.py:Model", "", "[\"rows\", \"cols\"], reference_type = \"f64\"");

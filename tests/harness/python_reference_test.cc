@@ -192,6 +192,49 @@ TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {
 
 // `bench --baseline torch`: forward timed eager and under torch.compile (the stand-in's compile
 // returns the module; with no CUDA the worker says it used the host clock).
+// A module's own tensors (state_dict: weights a KernelBench problem's Model holds) are handed to
+// the kernel as inputs: the worker writes each, converted to the buffer's type, built as forward
+// uses it (the same Model object).
+TEST_F(PythonReferenceTest, TheModulesOwnTensorsAreWrittenForTheKernelConvertedToItsTypes) {
+  PythonReference ref(module(R"PY(import torch
+class Inner(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.full([2, 3], 0.5))
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = Inner()
+        self.steps = torch.full([1], 7, dtype=torch.int64)
+    def forward(self, x, y):
+        return x * self.lin.weight + y
+)PY"),
+                      "Model", "python3");
+  const auto state = ref.state({{"lin.weight", ElementType::f32, {2, 3}, nullptr},
+                                {"steps", ElementType::i32, {1}, nullptr}});
+  ASSERT_EQ(state.size(), 2u);
+  EXPECT_EQ(as_floats(state[0]), (std::vector<float>(6, 0.5f)));
+  ASSERT_EQ(state[1].size(), sizeof(std::int32_t));
+  std::int32_t steps = 0;
+  std::memcpy(&steps, state[1].data(), sizeof steps);
+  EXPECT_EQ(steps, 7) << "an int64 buffer converted to the kernel's i32";
+  EXPECT_EQ(as_floats(run(ref)[0]), (std::vector<float>{10.5, 21, 31.5, 42, 52.5, 63}));
+
+  try {
+    ref.state({{"conv.weight", ElementType::f32, {2, 3}, nullptr}});
+    ADD_FAILURE() << "a name the module does not have";
+  } catch (const HarnessFailure& f) {
+    EXPECT_THAT(f.what(), HasSubstr("the module has no state `conv.weight` (its state_dict has: "
+                                    "`lin.weight`, `steps`)"));
+  }
+  try {
+    ref.state({{"lin.weight", ElementType::f32, {4}, nullptr}});
+    ADD_FAILURE() << "a shape that differs";
+  } catch (const HarnessFailure& f) {
+    EXPECT_THAT(f.what(), HasSubstr("the module's state `lin.weight` has shape [2, 3]"));
+  }
+}
+
 TEST_F(PythonReferenceTest, ForwardIsTimedEagerAndCompiledOnTheInputsLastSent) {
   PythonReference ref(module(kScaleAdd), "Model", "python3");
   EXPECT_THAT(

@@ -57,5 +57,29 @@ TEST(KernelBenchProblem, ParametersGetCppNamesOfTheirOwn) {
                         "const float* out_in_in, float* out)"));
 }
 
+// The module's own tensors (its weights) by state_dict name: a C++ name from the dotted one, kept
+// apart from forward's names, and the toml's init names the tensor the harness asks for.
+TEST(KernelBenchProblem, TheModulesOwnTensorsBecomeInputsFilledFromItsState) {
+  json j = described({tensor("x"), tensor("conv_weight")});
+  j["state"] = {tensor("conv.weight", {2, 2}), tensor("0.bias", {2}), tensor("float", {1})};
+  auto p = problem_from_description(j, "8_Conv.py");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(p->state.size(), 3u);
+  EXPECT_EQ(p->state[0].name, "conv_weight_w") << "forward's `conv_weight` came first";
+  EXPECT_EQ(p->state[0].state, "conv.weight");
+  EXPECT_EQ(p->state[1].name, "w0_bias") << "an identifier cannot start with a digit";
+  EXPECT_EQ(p->state[2].name, "float_w") << "a C++ keyword";
+  const std::string toml = kernels_toml({*p}, std::nullopt);
+  EXPECT_THAT(toml, HasSubstr("{ name = \"conv_weight_w\", type = \"f32\", shape = [2, 2], init = "
+                              "\"state(conv.weight)\" },\n  { name = \"w0_bias\""));
+  EXPECT_THAT(launcher_skeleton(*p),
+              HasSubstr("(const float* x, const float* conv_weight, const float* conv_weight_w, "
+                        "const float* w0_bias, const float* float_w, float* out)"));
+
+  json bad = described({tensor("x")});
+  bad["state"] = {tensor("conv.weight\"]\nlauncher = \"evil", {2})};
+  EXPECT_THAT(refusal(bad), HasSubstr("has a name kblaster cannot declare"));
+}
+
 }  // namespace
 }  // namespace kblaster
