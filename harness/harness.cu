@@ -81,21 +81,44 @@ nlohmann::json Harness::setup(const nlohmann::json& request) {
 }
 
 void Harness::set_module_state(Workload& workload) {
-  std::vector<PythonReference::Tensor> tensors;
-  std::vector<std::size_t> filled;
   const auto& args = workload.args();
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].is_buffer || args[i].init.kind != Distribution::Kind::state) continue;
-    tensors.push_back({args[i].init.state, args[i].type, args[i].dims, nullptr});
-    filled.push_back(i);
-  }
-  if (tensors.empty()) return;
+  std::vector<std::size_t> stateful;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i].is_buffer && args[i].init.kind == Distribution::Kind::state) stateful.push_back(i);
+  if (reference_ && reference_->kind == ReferenceKind::python)
+    reference_->python->vary_constants(!stateful.empty());
+  if (stateful.empty()) return;
   if (!reference_ || reference_->kind != ReferenceKind::python)
-    throw HarnessFailure("setup: `" + args[filled[0]].name + "` holds the module's `" +
-                         tensors[0].name + "`, but no PyTorch reference is loaded");
-  auto bytes = reference_->python->state(tensors);
-  for (std::size_t k = 0; k < filled.size(); ++k)
-    workload.set_state(filled[k], std::move(bytes[k]));
+    throw HarnessFailure("setup: `" + args[stateful[0]].name + "` holds the module's `" +
+                         args[stateful[0]].init.state + "`, but no PyTorch reference is loaded");
+  // Kept like reference outputs (in memory, and in the session's files for its later harnesses),
+  // so a fresh CUDA context's harness does not start Python only to read the module's weights.
+  std::vector<PythonReference::Tensor> asked;
+  std::vector<std::size_t> missed;
+  std::vector<std::string> keys;
+  for (std::size_t i : stateful) {
+    const ArgDesc& a = args[i];
+    keys.push_back("state\n" + reference_key_ + "\n" + a.init.state + "\n" +
+                   std::to_string(static_cast<int>(a.type)) + "\n" + nlohmann::json(a.dims).dump());
+    if (const MemoOutputs* kept = memo_.find(keys.back())) {
+      workload.set_state(i, kept->at(0));
+    } else if (auto read = shared_.read(keys.back(), {a.bytes()})) {
+      workload.set_state(i, read->at(0));
+      memo_.insert(keys.back(), std::move(*read));
+    } else {
+      asked.push_back({a.init.state, a.type, a.dims, nullptr});
+      missed.push_back(keys.size() - 1);
+    }
+  }
+  if (asked.empty()) return;
+  auto bytes = reference_->python->state(asked);
+  for (std::size_t k = 0; k < asked.size(); ++k) {
+    const std::string& key = keys[missed[k]];
+    MemoOutputs kept{std::move(bytes[k])};
+    shared_.write(key, kept);
+    workload.set_state(stateful[missed[k]], kept[0]);
+    memo_.insert(key, std::move(kept));
+  }
 }
 
 Workload& Harness::workload() {

@@ -270,7 +270,9 @@ nlohmann::json PythonReference::send(const std::vector<Tensor>& tensors, const c
 }
 
 nlohmann::json PythonReference::call(const nlohmann::json& req) {
-  const std::string line = request(req.dump());
+  nlohmann::json sent = req;
+  sent["vary"] = vary_;
+  const std::string line = request(sent.dump());
   auto answer = nlohmann::json::parse(line, nullptr, false);
   if (answer.is_discarded() || !answer.is_object())
     fail("its Python worker answered something that is not JSON: " + line.substr(0, 200));
@@ -310,7 +312,7 @@ std::vector<std::vector<unsigned char>> PythonReference::run(const std::vector<T
                               {"inputs", send(inputs, "in")},
                               {"outputs", send(outputs, "out")}};
   call(req);
-  return receive(outputs, req["outputs"]);
+  return receive(outputs, req["outputs"], "its output");
 }
 
 std::vector<std::vector<unsigned char>> PythonReference::state(const std::vector<Tensor>& tensors) {
@@ -319,18 +321,19 @@ std::vector<std::vector<unsigned char>> PythonReference::state(const std::vector
   const nlohmann::json req = {
       {"op", "state"}, {"module", module_}, {"class", class_name_}, {"state", send(tensors, "st")}};
   call(req);
-  return receive(tensors, req["state"]);
+  return receive(tensors, req["state"], "the module's state");
 }
 
 std::vector<std::vector<unsigned char>> PythonReference::receive(const std::vector<Tensor>& tensors,
-                                                                 const nlohmann::json& listed) {
+                                                                 const nlohmann::json& listed,
+                                                                 const char* listed_as) {
   std::vector<std::vector<unsigned char>> result;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     std::string why;
     auto bytes = read_output(listed[i]["file"].get<std::string>(),
                              element_count(t.dims) * element_size(t.type), why);
-    if (!bytes) fail("its output `" + t.name + "` " + why);
+    if (!bytes) fail(std::string(listed_as) + " `" + t.name + "` " + why);
     result.push_back(std::move(*bytes));
   }
   for (const auto& entry : fs::directory_iterator(dir_))

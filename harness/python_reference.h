@@ -54,6 +54,11 @@ class PythonReference {
   std::vector<double> time(const std::vector<Tensor>* inputs, const std::string& mode, int count,
                            std::size_t l2_bytes);
 
+  // Whether the module the worker builds has its constant floating-point tensors (a fresh norm
+  // layer's ones and zeros) replaced by seeded varied values: on when the kernel is handed the
+  // module's state, so a kernel that ignores it fails. Sent with every later request.
+  void vary_constants(bool on) { vary_ = on; }
+
   // What the worker reported at its last call: "torch 2.5.1 on cuda".
   const std::string& runtime() const { return runtime_; }
 
@@ -65,13 +70,15 @@ class PythonReference {
   // Writes the bytes of `tensors` that have them as <prefix><i>.bin and lists them all.
   nlohmann::json send(const std::vector<Tensor>& tensors, const char* prefix);
   // Reads back what the worker wrote for `tensors` as `listed` (send's list), then removes every
-  // file sent or written.
+  // file sent or written; `listed_as` names them in errors ("its output").
   std::vector<std::vector<unsigned char>> receive(const std::vector<Tensor>& tensors,
-                                                  const nlohmann::json& listed);
+                                                  const nlohmann::json& listed,
+                                                  const char* listed_as);
   [[noreturn]] void fail(const std::string& why) const;
 
   std::string module_, class_name_, python_, runtime_;
-  std::string dir_;  // the private directory; empty until started
+  bool vary_ = false;  // vary_constants
+  std::string dir_;    // the private directory; empty until started
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   std::string pending_;  // bytes read past the last answer's newline

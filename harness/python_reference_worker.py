@@ -11,7 +11,9 @@ torch.manual_seed(0), moved to CUDA when torch has it, in eval mode), reads each
 bytes, calls forward(*inputs) under torch.no_grad(), and writes each returned tensor's bytes,
 converted to the output's type, to its file. It answers one line on the protocol pipe:
 {"ok": true, "runtime": "torch X on DEVICE"} or {"ok": false, "error": TEXT}. The module's own
-prints go to stderr, so they never reach the protocol.
+prints go to stderr, so they never reach the protocol. Every request carries "vary": true when the
+kernel is handed the module's state: that module is built apart, its constant floating-point
+tensors replaced by seeded varied values (vary_constants).
 
   {"op": "state", "module", "class", "state": [{"name", "file", "type", "dims"}, ...]}
 
@@ -110,10 +112,27 @@ def write_state(request, models):
     return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
 
 
+def vary_constants(torch, model):
+    """Replaces each floating-point tensor of the module whose elements are all equal (a fresh
+    norm layer's weight of ones, its bias, running mean and variance) by values drawn from
+    [0.5, 1.5) with a fixed seed, in place: a kernel handed the module's state that ignores it
+    then fails, where ones and zeros would have let it pass."""
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for tensor in (model.state_dict() if hasattr(model, "state_dict") else {}).values():
+            flat = tensor.reshape(-1)
+            if tensor.is_floating_point() and flat.numel() > 0 and bool((flat == flat[0]).all()):
+                varied = torch.rand(list(tensor.shape), generator=generator) + 0.5
+                tensor.copy_(varied.to(tensor.dtype).to(tensor.device))
+
+
 def model_for(torch, request, models):
-    key = (request["module"], request["class"])
+    key = (request["module"], request["class"], bool(request.get("vary")))
     if key not in models:
-        models[key] = build(torch, *key)
+        model, device = build(torch, key[0], key[1])
+        if key[2]:
+            vary_constants(torch, model)
+        models[key] = (model, device)
     return models[key]
 
 
@@ -203,7 +222,7 @@ def time_forward(request, models, state):
     mode = request["mode"]
     if mode not in ("eager", "compile"):
         raise Refusal(f"unknown mode {mode!r}")
-    key = (request["module"], request["class"], mode)
+    key = (request["module"], request["class"], bool(request.get("vary")), mode)
     if key not in state:
         state[key] = model if mode == "eager" else torch.compile(model)
         with torch.no_grad():

@@ -190,8 +190,6 @@ TEST_F(PythonReferenceTest, AWrongSizedResultIsRefused) {
   EXPECT_THAT(failure(ref), HasSubstr("has shape [2] (2 elements); the spec declares [2, 3] (6)"));
 }
 
-// `bench --baseline torch`: forward timed eager and under torch.compile (the stand-in's compile
-// returns the module; with no CUDA the worker says it used the host clock).
 // A module's own tensors (state_dict: weights a KernelBench problem's Model holds) are handed to
 // the kernel as inputs: the worker writes each, converted to the buffer's type, built as forward
 // uses it (the same Model object).
@@ -235,6 +233,38 @@ class Model(torch.nn.Module):
   }
 }
 
+// A fresh norm layer's weight is all ones: a kernel that ignored it would pass. With the kernel
+// handed the module's state, its constant tensors are varied (seeded), for forward as for the
+// kernel; without, the module is left as built.
+TEST_F(PythonReferenceTest, AKernelHandedTheModulesStateGetsItsConstantsVaried) {
+  PythonReference ref(module(R"PY(import torch
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.full([2, 3], 1.0))
+        self.steps = torch.full([1], 7, dtype=torch.int64)
+    def forward(self, x, y):
+        return x * self.weight + y
+)PY"),
+                      "Model", "python3");
+  const std::vector<PythonReference::Tensor> asked = {
+      {"weight", ElementType::f32, {2, 3}, nullptr}};
+  EXPECT_EQ(as_floats(ref.state(asked)[0]), std::vector<float>(6, 1.0f)) << "left as built";
+  ref.vary_constants(true);
+  const auto varied = as_floats(ref.state(asked)[0]);
+  for (float w : varied) {
+    EXPECT_GE(w, 0.5f);
+    EXPECT_LT(w, 1.5f);
+  }
+  EXPECT_NE(varied[0], varied[1]);
+  const auto out = as_floats(run(ref)[0]);
+  const auto inputs = as_floats(x), addends = as_floats(y);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    EXPECT_FLOAT_EQ(out[i], inputs[i] * varied[i] + addends[i]) << "forward sees the same values";
+}
+
+// `bench --baseline torch`: forward timed eager and under torch.compile (the stand-in's compile
+// returns the module; with no CUDA the worker says it used the host clock).
 TEST_F(PythonReferenceTest, ForwardIsTimedEagerAndCompiledOnTheInputsLastSent) {
   PythonReference ref(module(kScaleAdd), "Model", "python3");
   EXPECT_THAT(
