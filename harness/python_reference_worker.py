@@ -98,16 +98,24 @@ def write_output(torch, tensor, item, what):
         f.write(flat.view(torch.uint8).numpy().tobytes())
 
 
+def own_tensors(model):
+    """The module's own tensors by name: its parameters, then its buffers (non-persistent ones
+    too, which state_dict leaves out though forward may use them)."""
+    if not hasattr(model, "named_parameters"):
+        return {}
+    return {**dict(model.named_parameters()), **dict(model.named_buffers())}
+
+
 def write_state(request, models):
     import torch
 
     model, device = model_for(torch, request, models)
-    state = model.state_dict() if hasattr(model, "state_dict") else {}
+    state = own_tensors(model)
     for item in request["state"]:
         if item["name"] not in state:
             have = ", ".join(f"`{n}`" for n in list(state)[:20]) or "none"
-            raise Refusal(f"the module has no state `{item['name']}` (its state_dict has: "
-                          f"{have})")
+            raise Refusal(f"the module has no state `{item['name']}` (its parameters and "
+                          f"buffers: {have})")
         write_output(torch, state[item["name"]], item, f"the module's state `{item['name']}`")
     return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
 
@@ -119,7 +127,7 @@ def vary_constants(torch, model):
     then fails, where ones and zeros would have let it pass."""
     generator = torch.Generator().manual_seed(1)
     with torch.no_grad():
-        for tensor in (model.state_dict() if hasattr(model, "state_dict") else {}).values():
+        for tensor in own_tensors(model).values():
             flat = tensor.reshape(-1)
             if tensor.is_floating_point() and flat.numel() > 0 and bool((flat == flat[0]).all()):
                 varied = torch.rand(list(tensor.shape), generator=generator) + 0.5

@@ -192,6 +192,34 @@ Status accept_sizes(const TomlFields& f, KernelSpec& spec) {
   return Ok{};
 }
 
+// A module's own tensor has one shape whatever the size: the module is built once.
+Status check_state_sizes(const TomlFields& f, const KernelSpec& spec) {
+  if (spec.sizes.size() < 2) return Ok{};
+  auto plan = plan_kernel(spec);
+  if (!plan) return Ok{};  // said where the plan is made
+  std::size_t buffer = 0;
+  for (std::size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    if (!a.is_buffer()) continue;
+    const std::size_t b = buffer++;
+    if (a.init.kind != InitDist::Kind::state) continue;
+    const std::int64_t first = plan->sizes.front().buffers.at(b).elements;
+    for (std::size_t k = 1; k < plan->sizes.size(); ++k) {
+      const std::int64_t other = plan->sizes[k].buffers.at(b).elements;
+      if (other == first) continue;
+      return Error::config(
+          a.where.str(),
+          f.context() + ": args[" + std::to_string(i) + "] (`" + a.name + "`): field `shape`: `" +
+              a.shape->text() + "` holds the module's `" + a.init.state +
+              "`, which is built once, so it must have the same element count at every size; it "
+              "has " +
+              std::to_string(first) + " at " + size_label(spec, spec.sizes.front()) + " and " +
+              std::to_string(other) + " at " + size_label(spec, spec.sizes[k]));
+    }
+  }
+  return Ok{};
+}
+
 Status parse_sizes(const TomlFields& f, KernelSpec& spec) {
   const auto free = free_scalars(spec);
   const toml::node* n = f.node("sizes");
@@ -275,6 +303,7 @@ Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
   KB_TRY(parse_sizes(f, spec));
   KB_TRY(parse_requires(f, spec));
   KB_TRY(accept_sizes(f, spec));
+  KB_TRY(check_state_sizes(f, spec));
   KB_TRY(parse_tolerance(f, spec));
   return Ok{};
 }

@@ -162,6 +162,8 @@ class HarnessClient {
   Result<double> profile(int candidate, std::uint64_t seed);
   // The reference's work over every verify and bench_prepare so far.
   const ReferenceWork& reference_work() const { return reference_work_; }
+  // How the last request to the harness failed (HarnessFailure::none after one that did not).
+  HarnessFailure last_failure() const { return runner_.last_failure(); }
 
  private:
   void note_reference_work(const nlohmann::json& answer);

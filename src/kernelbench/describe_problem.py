@@ -3,7 +3,7 @@
   python3 -B -c SCRIPT PROBLEM.py
 
 Imports PROBLEM.py, builds Model(*get_init_inputs()) after torch.manual_seed(0), lists its own
-tensors (state_dict: weights and buffers, which the kernel is handed as inputs), calls
+tensors (parameters and buffers, which the kernel is handed as inputs), calls
 get_inputs(), and runs forward on them (on the meta device when it can, so no real work is
 done; else on the CPU) to learn each output's dtype and shape. Prints one JSON line:
 
@@ -45,8 +45,12 @@ def describe(path):
     torch.manual_seed(0)
     init = list(module.get_init_inputs()) if hasattr(module, "get_init_inputs") else []
     model = module.Model(*init)
-    own = model.state_dict() if hasattr(model, "state_dict") else {}
-    state = [tensor_decl(torch, n, t, f"the module's state `{n}`") for n, t in own.items()]
+    # Its parameters, then its buffers (non-persistent ones too: forward may use them), but not
+    # BatchNorm's step counter, which forward in eval mode does not read.
+    own = ({**dict(model.named_parameters()), **dict(model.named_buffers())}
+           if hasattr(model, "named_parameters") else {})
+    state = [tensor_decl(torch, n, t, f"the module's state `{n}`") for n, t in own.items()
+             if not n.endswith("num_batches_tracked")]
     inputs = list(module.get_inputs())
     names = list(inspect.signature(model.forward).parameters)
     if len(names) != len(inputs):

@@ -114,14 +114,15 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
   // Two outputs; forward's parameter `out0` renamed, as the first output takes that name.
   EXPECT_THAT(toml, HasSubstr("{ name = \"out0_in\", type = \"f32\", shape = [2, 3] }"));
   EXPECT_THAT(toml, HasSubstr("{ name = \"out1\", type = \"f32\", shape = [2], role = \"out\" }"));
+  // As torch lists them: the module's own parameters, then its sub-modules'.
   EXPECT_THAT(toml, HasSubstr("{ name = \"x\", type = \"f32\", shape = [5] },\n"
-                              "  { name = \"lin_weight\", type = \"f32\", shape = [5], init = "
-                              "\"state(lin.weight)\" },\n"
                               "  { name = \"bias\", type = \"f32\", shape = [5], init = "
-                              "\"state(bias)\" },\n"));
+                              "\"state(bias)\" },\n"
+                              "  { name = \"lin_weight\", type = \"f32\", shape = [5], init = "
+                              "\"state(lin.weight)\" },\n"));
   EXPECT_THAT(testing::read_text(dir.path() / "3_Weights.cu"),
-              HasSubstr("void run_3_Weights(const float* x, const float* lin_weight, const float* "
-                        "bias, float* out)"));
+              HasSubstr("void run_3_Weights(const float* x, const float* bias, const float* "
+                        "lin_weight, float* out)"));
 
   // What it wrote is a kernel repository: plan reads it, and the skeleton compiles.
   auto plan = run_kblaster({"plan", dir.path().string()});

@@ -146,6 +146,17 @@ TEST_F(PythonReferenceConfig, AStateInitFillsAnInputWithTheModulesOwnTensor) {
   EXPECT_THAT(error_of(load("k/ref.py:Model", "", "[\"rows\", \"cols\"]",
                             ", init = \"state(w)\", reference_type = \"f64\"")),
               HasSubstr("it takes no `reference_type`"));
+  // The module is built once: its tensor cannot grow with the size.
+  ASSERT_TRUE(load("k/ref.py:Model", "", "[\"rows\", \"cols\"]", ", init = \"state(w)\"").ok());
+  std::string toml = testing::read_text(dir.path() / "kblaster.toml");
+  toml.replace(toml.find("sizes = [ { rows = 4, cols = 5 } ]"), 34,
+               "sizes = [ { rows = 4, cols = 5 }, { rows = 8, cols = 5 } ]");
+  dir.write("kblaster.toml", toml);
+  const auto grows = load_config(DirectoryTree(dir.path()));
+  EXPECT_THAT(error_of(grows), HasSubstr("`x`): field `shape`: `(rows)*(cols)` holds the module's "
+                                         "`w`, which is built once, so it must have the same "
+                                         "element count at every size; it has 20 at rows=4 "
+                                         "cols=5 and 40 at rows=8 cols=5"));
 }
 
 TEST_F(PythonReferenceConfig, AReferenceTypeConvertsForAModuleAsForACpuReference) {

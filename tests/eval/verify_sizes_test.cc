@@ -89,5 +89,37 @@ TEST_F(VerifySizesTest, AHarnessFailureThatIsNoVerdictIsAnError) {
   EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("no such launcher"));
 }
 
+// A module's state the spec names but the module does not have is refused at setup: the
+// config's mistake (exit 2, at the argument), not kblaster's (exit 4).
+TEST(VerifySizes, AStateTheModuleLacksIsAConfigErrorAtItsArgument) {
+  testing::TempDir dir;
+  dir.write("k/scale.cu", "void scale(float* out, const float* w, int n) {}\n");
+  dir.write("k/ref.py", "import torch\nclass Model(torch.nn.Module):\n    pass\n");
+  dir.write("kblaster.toml", R"TOML([[kernel]]
+name = "scale"
+source = "k/scale.cu"
+launcher = "scale"
+reference = "k/ref.py:Model"
+args = [
+  { name = "out", type = "f32", shape = "n", role = "out" },
+  { name = "w", type = "f32", shape = "n", init = "state(wieght)" },
+  { name = "n", type = "i32" },
+]
+sizes = [ { n = 8 } ]
+)TOML");
+  auto config = load_config(DirectoryTree(dir.path()));
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  FakeHarnessRunner runner;
+  HarnessClient client{runner};
+  runner.fail_next("setup", HarnessFailure::refused,
+                   "harness refused 'setup': the PyTorch reference k/ref.py:Model: the module "
+                   "has no state `wieght` (its state_dict has: `weight`)");
+  auto sizes = verify_at_every_size(client, config->kernels.at(0), 0, {1}, Against{});
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_EQ(sizes.error().kind, ErrorKind::config);
+  EXPECT_EQ(sizes.error().where, "kblaster.toml:8:3");
+  EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("the module has no state `wieght`"));
+}
+
 }  // namespace
 }  // namespace kblaster

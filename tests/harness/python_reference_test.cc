@@ -222,8 +222,8 @@ class Model(torch.nn.Module):
     ref.state({{"conv.weight", ElementType::f32, {2, 3}, nullptr}});
     ADD_FAILURE() << "a name the module does not have";
   } catch (const HarnessFailure& f) {
-    EXPECT_THAT(f.what(), HasSubstr("the module has no state `conv.weight` (its state_dict has: "
-                                    "`lin.weight`, `steps`)"));
+    EXPECT_THAT(f.what(), HasSubstr("the module has no state `conv.weight` (its parameters and "
+                                    "buffers: `lin.weight`, `steps`)"));
   }
   try {
     ref.state({{"lin.weight", ElementType::f32, {4}, nullptr}});
