@@ -116,7 +116,11 @@ def write_state(request, models):
             have = ", ".join(f"`{n}`" for n in list(state)[:20]) or "none"
             raise Refusal(f"the module has no state `{item['name']}` (its parameters and "
                           f"buffers: {have})")
-        write_output(torch, state[item["name"]], item, f"the module's state `{item['name']}`")
+        tensor = state[item["name"]]
+        if tensor.is_floating_point() and item["type"] not in ("f64", "f32", "f16", "bf16"):
+            raise Refusal(f"the module's `{item['name']}` is {str(tensor.dtype)[6:]}: a buffer of "
+                          f"{item['type']} would cut its fractions off; declare a float type")
+        write_output(torch, tensor, item, f"the module's state `{item['name']}`")
     return {"ok": True, "runtime": f"torch {torch.__version__} on {device}"}
 
 

@@ -61,6 +61,13 @@ bool is_kernel_name(std::string_view s) {
   return true;
 }
 
+bool is_module_tensor_name(std::string_view s) {
+  if (s.empty() || s.size() > kMaxNameLength || s.front() == '.' || s.back() == '.') return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (!is_word(s[i]) && !(s[i] == '.' && s[i + 1] != '.')) return false;
+  return true;
+}
+
 std::optional<std::string> name_problem(std::string_view name, NameKind kind) {
   const NameRule& rule = rule_for(kind);
   if (name.size() > rule.max_length) return too_long(name, rule.max_length, rule.noun);

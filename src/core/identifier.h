@@ -19,6 +19,10 @@ bool is_qualified_identifier(std::string_view s);
 // so never "", ".", "..", "-rf" or "--help", and never with a '/'.
 bool is_kernel_name(std::string_view s);
 
+// A PyTorch module's parameter or buffer name: words ([A-Za-z0-9_]+) joined by single dots
+// ("conv.weight", "layers.0.bias"), at most kMaxNameLength characters.
+bool is_module_tensor_name(std::string_view s);
+
 // Why `name` is not a valid name of `kind`, as a message without a location that
 // names the broken rule or limit; nullopt when it is valid.
 std::optional<std::string> name_problem(std::string_view name, NameKind kind);

@@ -84,17 +84,6 @@ std::optional<std::string> called(std::string_view what, std::string_view text) 
   return std::string(text.substr(what.size() + 1, text.size() - what.size() - 2));
 }
 
-// A state_dict key: identifiers joined by dots ("conv.weight", "layers.0.bias").
-bool is_state_name(std::string_view name) {
-  if (name.empty() || name.size() > 256 || name.front() == '.' || name.back() == '.') return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    const bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (!word && !(c == '.' && name[i + 1] != '.')) return false;
-  }
-  return true;
-}
-
 Result<InitDist> parse_init(std::string_view text,
                             const std::map<std::string, std::int64_t>& constants) {
   const std::string s(text), shown = quote_input(text);
@@ -107,7 +96,7 @@ Result<InitDist> parse_init(std::string_view text,
   } named[] = {
       {"generator", InitDist::Kind::generator, [](std::string_view n) { return is_identifier(n); },
        ": a generator is a function name, as in generator(fill_inputs)"},
-      {"state", InitDist::Kind::state, is_state_name,
+      {"state", InitDist::Kind::state, is_module_tensor_name,
        ": a state is a name in the PyTorch Model's state_dict, as in state(conv.weight)"},
   };
   for (const auto& n : named) {

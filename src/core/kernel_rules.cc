@@ -57,6 +57,30 @@ Status check_constants(const TomlFields& f, const KernelSpec& spec) {
   return Ok{};
 }
 
+// `state(NAME)` fills an input from a PyTorch module's own tensor: only such a reference has
+// one, the kernel may not change it, and it is converted to `type` directly.
+Status check_state_inits(const TomlFields& f, const KernelSpec& spec) {
+  for (std::size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    if (!a.is_buffer() || a.init.kind != InitDist::Kind::state) continue;
+    const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
+                                "`): field `init`: `" + a.init.text + "` ";
+    if (spec.reference.kind != ReferenceSpec::Kind::python)
+      return Error::config(a.where.str(), context +
+                                              "names a tensor of a PyTorch Model, which needs a "
+                                              "PyTorch reference (reference = \"ref.py:Model\")");
+    if (a.role != ArgRole::in)
+      return Error::config(a.where.str(), context +
+                                              "is the module's own, which the kernel may read "
+                                              "but not change: its role must be \"in\"");
+    if (a.reference_type)
+      return Error::config(a.where.str(), context +
+                                              "is converted from the module's tensor to `type` "
+                                              "directly; it takes no `reference_type`");
+  }
+  return Ok{};
+}
+
 // `reference_type` converts a buffer for a CPU or PyTorch reference, which take host copies; a
 // GPU reference or the base revision is handed the kernel's own device buffers.
 Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
@@ -69,22 +93,6 @@ Status check_reference_types(const TomlFields& f, const KernelSpec& spec) {
                                "`): field `init`: `" + a.init.text +
                                "` names a function in the reference's file, which needs a CPU "
                                "reference to hold it (reference_on = \"cpu\", or a .cpp file)");
-    if (a.is_buffer() && a.init.kind == InitDist::Kind::state) {
-      const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
-                                  "`): field `init`: `" + a.init.text + "` ";
-      if (spec.reference.kind != ReferenceSpec::Kind::python)
-        return Error::config(a.where.str(), context +
-                                                "names a tensor of a PyTorch Model, which needs a "
-                                                "PyTorch reference (reference = \"ref.py:Model\")");
-      if (a.role != ArgRole::in)
-        return Error::config(a.where.str(), context +
-                                                "is the module's own, which the kernel may read "
-                                                "but not change: its role must be \"in\"");
-      if (a.reference_type)
-        return Error::config(a.where.str(), context +
-                                                "is converted from the module's tensor to `type` "
-                                                "directly; it takes no `reference_type`");
-    }
     if (!a.reference_type) continue;
     const std::string context = f.context() + ": args[" + std::to_string(i) + "] (`" + a.name +
                                 "`): field `reference_type`: ";
@@ -297,6 +305,7 @@ Status parse_tolerance(const TomlFields& f, KernelSpec& spec) {
 
 Status apply_kernel_rules(const TomlFields& f, KernelSpec& spec) {
   KB_TRY(check_constants(f, spec));
+  KB_TRY(check_state_inits(f, spec));
   KB_TRY(check_reference_types(f, spec));
   KB_TRY(check_shapes(f, spec));
   KB_TRY(parse_flops(f, spec));

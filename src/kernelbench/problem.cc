@@ -41,25 +41,13 @@ std::string c_name(const std::string& prefix, const std::string& text) {
   return s;
 }
 
-// A state_dict name: identifiers and indices joined by dots ("conv.weight", "layers.0.bias").
-bool is_state_name(const std::string& name) {
-  if (name.empty() || name.size() > 128 || name.front() == '.' || name.back() == '.') return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' &&
-        !(c == '.' && name[i + 1] != '.'))
-      return false;
-  }
-  return true;
-}
-
 // One tensor of the description. A module's own one (`state`) is named by its state_dict name,
 // which becomes a C identifier here.
 Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file, bool state = false) {
   TensorDecl d;
   d.name = t.at("name").get<std::string>();
   if (state) {
-    if (!is_state_name(d.name))
+    if (!is_module_tensor_name(d.name))
       return Error::config(file, "the module's state `" + d.name.substr(0, 64) +
                                      "` has a name kblaster cannot declare");
     d.state = d.name;

@@ -72,7 +72,7 @@ TEST(InitDistribution, AGeneratorNamesAFunctionInTheReferencesFile) {
 
 // A PyTorch Model's own tensor, by its state_dict name: identifiers and indices joined by dots.
 TEST(InitDistribution, AStateNamesATensorOfTheModelsStateDict) {
-  for (const char* name : {"conv.weight", "layers.0.bias", "scale"}) {
+  for (const char* name : {"conv.weight", "layers.0.bias", "scale", "bn.running_mean"}) {
     auto s = parse_init(std::string("state(") + name + ")");
     ASSERT_TRUE(s.ok()) << name << ": " << s.error().message;
     EXPECT_EQ(s->kind, InitDist::Kind::state);

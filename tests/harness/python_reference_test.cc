@@ -226,6 +226,13 @@ class Model(torch.nn.Module):
                                     "buffers: `lin.weight`, `steps`)"));
   }
   try {
+    ref.state({{"lin.weight", ElementType::i8, {2, 3}, nullptr}});
+    ADD_FAILURE() << "floats into an integer buffer";
+  } catch (const HarnessFailure& f) {
+    EXPECT_THAT(f.what(), HasSubstr("the module's `lin.weight` is float32: a buffer of i8 would "
+                                    "cut its fractions off"));
+  }
+  try {
     ref.state({{"lin.weight", ElementType::f32, {4}, nullptr}});
     ADD_FAILURE() << "a shape that differs";
   } catch (const HarnessFailure& f) {
