@@ -36,10 +36,11 @@ nlohmann::json Harness::load(const nlohmann::json& request) {
   const auto& ref = request.value("reference", nlohmann::json());
   if (!ref.is_null() && ref.at("kind") == "python") {
     // A PyTorch module: its worker starts at the first reference run.
-    reference_.emplace(Reference{ReferenceKind::python, std::nullopt,
-                                 std::make_unique<PythonReference>(
-                                     ref.at("object").get<std::string>(),
-                                     ref.at("class").get<std::string>(), python_interpreter())});
+    reference_.emplace(Reference{
+        ReferenceKind::python, std::nullopt,
+        std::make_unique<PythonReference>(ref.at("object").get<std::string>(),
+                                          ref.at("class").get<std::string>(), python_interpreter(),
+                                          ref.value("train", false))});
     reference_key_ = ref.dump();
   } else if (!ref.is_null()) {
     const bool cpu = ref.at("kind") == "cpu";

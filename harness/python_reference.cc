@@ -137,8 +137,12 @@ std::string python_interpreter() {
   return set && *set ? set : "python3";
 }
 
-PythonReference::PythonReference(std::string module, std::string class_name, std::string python)
-    : module_(std::move(module)), class_name_(std::move(class_name)), python_(std::move(python)) {}
+PythonReference::PythonReference(std::string module, std::string class_name, std::string python,
+                                 bool train)
+    : module_(std::move(module)),
+      class_name_(std::move(class_name)),
+      python_(std::move(python)),
+      train_(train) {}
 
 PythonReference::~PythonReference() {
   if (to_worker_ >= 0) ::close(to_worker_);
@@ -272,6 +276,7 @@ nlohmann::json PythonReference::send(const std::vector<Tensor>& tensors, const c
 nlohmann::json PythonReference::call(const nlohmann::json& req) {
   nlohmann::json sent = req;
   sent["vary"] = vary_;
+  sent["train"] = train_;
   const std::string line = request(sent.dump());
   auto answer = nlohmann::json::parse(line, nullptr, false);
   if (answer.is_discarded() || !answer.is_object())

@@ -29,8 +29,10 @@ class PythonReference {
   };
 
   // `module`: the staged .py file; `class_name`: its module class. `python`: the interpreter,
-  // looked up in PATH (KBLASTER_PYTHON, else "python3"). Starts nothing yet.
-  PythonReference(std::string module, std::string class_name, std::string python);
+  // looked up in PATH (KBLASTER_PYTHON, else "python3"). `train`: forward in training mode
+  // (KernelBench's), else eval mode. Starts nothing yet.
+  PythonReference(std::string module, std::string class_name, std::string python,
+                  bool train = false);
   PythonReference(const PythonReference&) = delete;
   PythonReference& operator=(const PythonReference&) = delete;
   // Ends the worker (SIGKILL after its stdin closes) and removes the private directory.
@@ -78,7 +80,8 @@ class PythonReference {
 
   std::string module_, class_name_, python_, runtime_;
   bool vary_ = false;  // vary_constants
-  std::string dir_;    // the private directory; empty until started
+  bool train_ = false;
+  std::string dir_;  // the private directory; empty until started
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   std::string pending_;  // bytes read past the last answer's newline

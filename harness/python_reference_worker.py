@@ -7,7 +7,8 @@ The harness starts it in its own sandbox and sends one JSON request per line on 
    "outputs": [{"name", "file", "type", "dims"}, ...]}
 
 It builds NAME from the module at PATH once (Model(*get_init_inputs()) after
-torch.manual_seed(0), moved to CUDA when torch has it, in eval mode), reads each input's raw
+torch.manual_seed(0), moved to CUDA when torch has it, in eval mode, or in training mode when
+requests carry "train": true), reads each input's raw
 bytes, calls forward(*inputs) under torch.no_grad(), and writes each returned tensor's bytes,
 converted to the output's type, to its file. It answers one line on the protocol pipe:
 {"ok": true, "runtime": "torch X on DEVICE"} or {"ok": false, "error": TEXT}. The module's own
@@ -58,7 +59,7 @@ def dtype(torch, name):
     return getattr(torch, TYPES[name])
 
 
-def build(torch, module_path, class_name):
+def build(torch, module_path, class_name, train=False):
     spec = importlib.util.spec_from_file_location("kblaster_reference", module_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -71,7 +72,9 @@ def build(torch, module_path, class_name):
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if hasattr(model, "to"):
         model = model.to(device)
-    if hasattr(model, "eval"):
+    if train and hasattr(model, "train"):
+        model.train()  # as KernelBench runs its Models: BatchNorm normalises by the batch
+    elif hasattr(model, "eval"):
         model.eval()
     return model, device
 
@@ -139,9 +142,10 @@ def vary_constants(torch, model):
 
 
 def model_for(torch, request, models):
-    key = (request["module"], request["class"], bool(request.get("vary")))
+    key = (request["module"], request["class"], bool(request.get("vary")),
+           bool(request.get("train")))
     if key not in models:
-        model, device = build(torch, key[0], key[1])
+        model, device = build(torch, key[0], key[1], key[3])
         if key[2]:
             vary_constants(torch, model)
         models[key] = (model, device)
@@ -234,7 +238,8 @@ def time_forward(request, models, state):
     mode = request["mode"]
     if mode not in ("eager", "compile"):
         raise Refusal(f"unknown mode {mode!r}")
-    key = (request["module"], request["class"], bool(request.get("vary")), mode)
+    key = (request["module"], request["class"], bool(request.get("vary")),
+           bool(request.get("train")), mode)
     if key not in state:
         state[key] = model if mode == "eager" else torch.compile(model)
         with torch.no_grad():

@@ -75,6 +75,9 @@ struct ReferenceSpec {
   } kind = Kind::base_revision;
   std::string path;      // empty for base_revision
   std::string function;  // may be namespace-qualified; python: the module's class
+  // python: forward runs in training mode (`reference_mode = "train"`, as KernelBench runs its
+  // Models: BatchNorm normalises by the batch), else in eval mode.
+  bool train = false;
 };
 const char* reference_kind_name(ReferenceSpec::Kind k);
 

@@ -14,9 +14,9 @@ namespace kblaster {
 namespace {
 
 const std::vector<std::string> kKernelFields = {
-    "name",       "source",       "launcher",  "reference", "reference_on", "args",
-    "sizes",      "flops",        "min_bytes", "tolerance", "tunables",     "stream",
-    "nvcc_flags", "include_dirs", "constants", "requires"};
+    "name",   "source",     "launcher",     "reference", "reference_on", "reference_mode",
+    "args",   "sizes",      "flops",        "min_bytes", "tolerance",    "tunables",
+    "stream", "nvcc_flags", "include_dirs", "constants", "requires"};
 
 Result<std::string> existing_path(const TomlFields& f, const std::string& key,
                                   const std::string& text, const SourceTree& tree,
@@ -47,13 +47,24 @@ Result<ReferenceSpec> parse_python_reference(const TomlFields& f, const SourceTr
                                           "its tensors; remove reference_on");
   auto resolved = existing_path(f, "reference", path, tree, false);
   if (!resolved) return resolved.error();
-  return ReferenceSpec{ReferenceSpec::Kind::python, *resolved, class_name};
+  auto mode = f.string("reference_mode");
+  if (!mode) return mode.error();
+  if (*mode && **mode != "eval" && **mode != "train")
+    return f.error_at("reference_mode",
+                      quote_input(**mode) + ": expected \"eval\" (the default) or \"train\"");
+  return ReferenceSpec{ReferenceSpec::Kind::python, *resolved, class_name,
+                       *mode && **mode == "train"};
 }
 
 Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tree) {
   auto text = f.string("reference");
   if (!text) return text.error();
-  if (!text->has_value()) return ReferenceSpec{};
+  if (!text->has_value()) {
+    if (f.node("reference_mode"))
+      return f.error_at("reference_mode",
+                        "only a PyTorch module (a .py reference) has a training mode");
+    return ReferenceSpec{};
+  }
   // "path:function": the path has no ':', the function may ("ns::f", "::f").
   const std::size_t colon = (*text)->find(':');
   if (colon == 0 || colon == std::string::npos)
@@ -65,6 +76,9 @@ Result<ReferenceSpec> parse_reference(const TomlFields& f, const SourceTree& tre
   const std::string ext =
       path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
   if (ext == ".py") return parse_python_reference(f, tree, path, function);
+  if (f.node("reference_mode"))
+    return f.error_at("reference_mode",
+                      "only a PyTorch module (a .py reference) has a training mode");
   const bool host_file = ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx";
   if (!host_file && ext != ".cu")
     return f.error_at("reference", "`" + path +

@@ -71,7 +71,7 @@ std::optional<ReferenceObject> reference_object(const KernelBuild& b) {
       return ReferenceObject{ReferenceObject::Kind::cpu, b.reference->object.string(), ""};
     case ReferenceSpec::Kind::python:
       return ReferenceObject{ReferenceObject::Kind::python, b.reference->object.string(),
-                             b.spec->reference.function};
+                             b.spec->reference.function, b.spec->reference.train};
     default:
       return ReferenceObject{ReferenceObject::Kind::gpu, b.reference->object.string(), ""};
   }

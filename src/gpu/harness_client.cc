@@ -146,7 +146,10 @@ Status HarnessClient::load(const std::vector<std::string>& candidates,
                                      : k == ReferenceObject::Kind::gpu ? "gpu"
                                                                        : "python"},
                             {"object", reference->object}};
-    if (k == ReferenceObject::Kind::python) request["reference"]["class"] = reference->class_name;
+    if (k == ReferenceObject::Kind::python) {
+      request["reference"]["class"] = reference->class_name;
+      request["reference"]["train"] = reference->train;
+    }
   }
   return send_load(request);
 }

@@ -60,6 +60,7 @@ struct ReferenceObject {
   enum class Kind { cpu, gpu, python } kind = Kind::cpu;
   std::string object;
   std::string class_name;  // python only
+  bool train = false;      // python only: forward in training mode
 };
 
 // Against what a candidate's output is checked: the loaded reference, or the

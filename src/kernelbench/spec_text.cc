@@ -28,11 +28,12 @@ std::string kernels_toml(const std::vector<KernelBenchProblem>& problems,
       "# Written by `kblaster import kernelbench`: one kernel per problem, checked against the\n"
       "# problem's own PyTorch Model (docs/config.md, \"PyTorch references\"). Each launcher\n"
       "# takes forward's inputs, then the Model's own tensors (its weights: state(NAME)), then\n"
-      "# its outputs, as flat device buffers of the problem's sizes.\n";
+      "# its outputs, as flat device buffers of the problem's sizes. Each Model runs in training\n"
+      "# mode, as KernelBench runs it (BatchNorm normalises by the batch, not running stats).\n";
   for (const auto& p : problems) {
     s += "\n[[kernel]]\nname = \"" + p.kernel + "\"\nsource = \"" + p.kernel +
          ".cu\"\nlauncher = \"" + p.launcher + "\"\nreference = \"" + p.file +
-         ":Model\"\nargs = [\n";
+         ":Model\"\nreference_mode = \"train\"\nargs = [\n";
     for (const auto& t : p.inputs)
       s += "  { name = \"" + t.name + "\", type = \"" + t.type +
            "\", shape = " + dims_text(t.dims) + " },\n";

@@ -107,7 +107,8 @@ TEST_F(ImportKernelBench, ProblemsBecomeKernelsWithTheirModelsAsReferences) {
             "// a solution the user wrote: kept\n");
 
   const std::string toml = testing::read_text(dir.path() / "kblaster.toml");
-  EXPECT_THAT(toml, HasSubstr("launcher = \"run_19_ReLU\"\nreference = \"19_ReLU.py:Model\""));
+  EXPECT_THAT(toml, HasSubstr("launcher = \"run_19_ReLU\"\nreference = \"19_ReLU.py:Model\"\n"
+                              "reference_mode = \"train\"\n"));
   EXPECT_THAT(toml,
               HasSubstr("{ name = \"x\", type = \"f32\", shape = [4, 8] },\n"
                         "  { name = \"out\", type = \"f32\", shape = [4, 8], role = \"out\" }"));

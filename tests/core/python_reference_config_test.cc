@@ -159,6 +159,21 @@ TEST_F(PythonReferenceConfig, AStateInitFillsAnInputWithTheModulesOwnTensor) {
                                          "cols=5 and 40 at rows=8 cols=5"));
 }
 
+TEST_F(PythonReferenceConfig, AModuleRunsInEvalModeUnlessTheKernelSaysTrain) {
+  auto eval_mode = load("k/ref.py:Model");
+  ASSERT_TRUE(eval_mode.ok()) << eval_mode.error().describe();
+  EXPECT_FALSE(eval_mode->kernels[0].reference.train);
+  auto train = load("k/ref.py:Model", "reference_mode = \"train\"\n");
+  ASSERT_TRUE(train.ok()) << train.error().describe();
+  EXPECT_TRUE(train->kernels[0].reference.train);
+  EXPECT_THAT(error_of(load("k/ref.py:Model", "reference_mode = \"training\"\n")),
+              HasSubstr("field `reference_mode`: `training`: expected \"eval\" (the default) or "
+                        "\"train\""));
+  dir.write("k/ref.cpp", "void scale_ref(float* o, const float* x, int rows, int cols) {}\n");
+  EXPECT_THAT(error_of(load("k/ref.cpp:scale_ref", "reference_mode = \"train\"\n")),
+              HasSubstr("only a PyTorch module (a .py reference) has a training mode"));
+}
+
 TEST_F(PythonReferenceConfig, AReferenceTypeConvertsForAModuleAsForACpuReference) {
   dir.write("k/scale.cu", "void scale(float* o, const float* x, int rows, int cols) {}\n");
   auto config = load("k/ref.py:Model", "", "[\"rows\", \"cols\"], reference_type = \"f64\"");

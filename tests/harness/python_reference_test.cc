@@ -109,6 +109,20 @@ TEST_F(PythonReferenceTest, ForwardOfTheModulesClassGivesTheOutputs) {
   EXPECT_EQ(ref.runtime(), "torch stand-in on cpu");
 }
 
+// KernelBench runs its Models in training mode (BatchNorm normalises by the batch); kblaster's
+// default is eval mode. The mode is the reference's, so both can run in one worker.
+TEST_F(PythonReferenceTest, ForwardRunsInEvalModeUnlessTheReferenceSaysTrain) {
+  const std::string text = R"PY(import torch
+class Model(torch.nn.Module):
+    def forward(self, x, y):
+        return x * (3.0 if self.training else 1.0)
+)PY";
+  PythonReference eval_mode(module(text), "Model", "python3");
+  EXPECT_EQ(as_floats(run(eval_mode)[0]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  PythonReference train_mode(module(text), "Model", "python3", /*train=*/true);
+  EXPECT_EQ(as_floats(run(train_mode)[0]), (std::vector<float>{3, 6, 9, 12, 15, 18}));
+}
+
 TEST_F(PythonReferenceTest, ATupleFillsTheOutputsInOrderConvertedToTheirTypes) {
   PythonReference ref(module(R"PY(import torch
 class Model(torch.nn.Module):
