@@ -1,6 +1,9 @@
 #include "kernelbench/problem.h"
 
 #include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -52,6 +55,14 @@ Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file, bool
                                      "` has a name kblaster cannot declare");
     d.state = d.name;
     d.name = c_name(std::isdigit(static_cast<unsigned char>(d.name[0])) ? "w" : "", d.name);
+    // A deep module's names run long ("encoder.layers.11.attention.output.dense.weight"): kept
+    // to 64 characters by their tail, which says most, behind a hash of the whole name.
+    if (d.name.size() > 64) {
+      char hash[12];
+      std::snprintf(hash, sizeof hash, "w%08x_",
+                    static_cast<unsigned>(std::hash<std::string>{}(d.state) & 0xFFFFFFFFu));
+      d.name = hash + d.name.substr(d.name.size() - (64 - std::strlen(hash)));
+    }
   }
   if (!is_identifier(d.name) || d.name.size() > 64)
     return Error::config(file, "`" + d.name.substr(0, 64) + "` cannot be a launcher parameter");

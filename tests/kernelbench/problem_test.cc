@@ -76,6 +76,18 @@ TEST(KernelBenchProblem, TheModulesOwnTensorsBecomeInputsFilledFromItsState) {
               HasSubstr("(const float* x, const float* conv_weight, const float* conv_weight_w, "
                         "const float* w0_bias, const float* float_w, float* out)"));
 
+  json deep = described({tensor("x")});
+  const std::string long_name =
+      "encoder.layers.11.attention.output.dense.projection.weight.of.a.deep.model";
+  deep["state"] = {tensor(long_name, {2}), tensor(long_name + "2", {2})};
+  auto d = problem_from_description(deep, "9_Deep.py");
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->state[0].name.size(), 64u) << d->state[0].name;
+  EXPECT_EQ(d->state[1].name.size(), 64u) << d->state[1].name;
+  EXPECT_EQ(d->state[0].state, long_name);
+  EXPECT_NE(d->state[0].name, d->state[1].name) << "a hash of the whole name keeps them apart";
+  EXPECT_THAT(d->state[0].name, ::testing::EndsWith("dense_projection_weight_of_a_deep_model"));
+
   json bad = described({tensor("x")});
   bad["state"] = {tensor("conv.weight\"]\nlauncher = \"evil", {2})};
   EXPECT_THAT(refusal(bad), HasSubstr("has a name kblaster cannot declare"));
