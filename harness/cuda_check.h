@@ -15,6 +15,16 @@ struct HarnessFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A failure of the reference the spec names, not of the harness: its module raised or its
+// function returned non-zero ("reference"), or what it needs is missing: python, torch
+// ("environment"). The answer carries the cause, so kblaster says it as the user's to fix.
+struct ReferenceFailure : HarnessFailure {
+  ReferenceFailure(const std::string& what, const char* why) : HarnessFailure(what), cause(why) {}
+  const char* cause;
+};
+inline constexpr const char* kCauseReference = "reference";
+inline constexpr const char* kCauseEnvironment = "environment";
+
 [[noreturn]] void cuda_failed(cudaError_t error, const char* call, const char* file, int line);
 
 }  // namespace kblaster::harness

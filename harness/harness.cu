@@ -224,16 +224,17 @@ OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
   if (reference_->kind == ReferenceKind::cpu) {
     auto fn = reinterpret_cast<ReferenceFn>(reference_->object->symbol());
     if (int rc = fn(w.prepare_cpu_reference()); rc != 0)
-      throw HarnessFailure("the CPU reference returned " + std::to_string(rc));
+      throw ReferenceFailure("the CPU reference returned " + std::to_string(rc), kCauseReference);
     return w.cpu_reference_outputs();
   }
   auto fn = reinterpret_cast<EntryFn>(reference_->object->symbol());
   LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA, {}, Hold::no);
   if (t.entry_status != 0)
-    throw HarnessFailure(std::string("the GPU reference failed: ") +
-                         cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
+    throw ReferenceFailure(std::string("the GPU reference failed: ") +
+                               cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)),
+                           kCauseReference);
   if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
-    throw HarnessFailure("the GPU reference failed: " + v.message);
+    throw ReferenceFailure("the GPU reference failed: " + v.message, kCauseReference);
   return w.read_outputs(rig_->stream());
 }
 

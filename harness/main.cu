@@ -58,6 +58,8 @@ int main() {
                                                 harness.sticky_error());
       response = dispatch(harness, request);
       response["ok"] = true;
+    } catch (const kblaster::harness::ReferenceFailure& e) {
+      response = {{"ok", false}, {"error", e.what()}, {"cause", e.cause}};
     } catch (const std::exception& e) {
       response = {{"ok", false}, {"error", e.what()}};
     }

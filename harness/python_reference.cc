@@ -157,9 +157,9 @@ PythonReference::~PythonReference() {
   }
 }
 
-void PythonReference::fail(const std::string& why) const {
-  throw HarnessFailure("the PyTorch reference " + module_ + ":" + class_name_ + ": " +
-                       one_line(why, 1000));
+void PythonReference::fail(const std::string& why, const char* cause) const {
+  throw ReferenceFailure(
+      "the PyTorch reference " + module_ + ":" + class_name_ + ": " + one_line(why, 1000), cause);
 }
 
 void PythonReference::start() {
@@ -167,35 +167,37 @@ void PythonReference::start() {
   std::string templ =
       (tmp && *tmp ? std::string(tmp) : std::string("/tmp")) + "/kblaster-pyref-XXXXXX";
   if (!::mkdtemp(templ.data()))
-    fail(std::string("cannot create its directory: ") + std::strerror(errno));
+    fail(std::string("cannot create its directory: ") + std::strerror(errno), kCauseEnvironment);
   dir_ = templ;
   const std::string script = dir_ + "/python_reference_worker.py";
   {
     std::ofstream f(script, std::ios::trunc);
     f << kPythonReferenceWorker;
-    if (!f.flush()) fail("cannot write its worker script to " + script);
+    if (!f.flush()) fail("cannot write its worker script to " + script, kCauseEnvironment);
   }
   // Resolved before the fork: the child makes only async-signal-safe calls, and execv is one.
   const std::string program = resolve_program(python_);
   if (program.empty())
-    fail("its Python worker could not be started (is `" + python_ + "` in PATH?)");
+    fail("its Python worker could not be started (is `" + python_ + "` in PATH?)",
+         kCauseEnvironment);
   rlimit files{};
   const int max_fd = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
                          ? static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 16))
                          : 1 << 16;
   int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) fail(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(in, O_CLOEXEC) != 0)
+    fail(std::string("pipe: ") + std::strerror(errno), kCauseEnvironment);
   if (::pipe2(out, O_CLOEXEC) != 0) {
     const int e = errno;
     ::close(in[0]), ::close(in[1]);
-    fail(std::string("pipe: ") + std::strerror(e));
+    fail(std::string("pipe: ") + std::strerror(e), kCauseEnvironment);
   }
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int e = errno;
     for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
-    fail(std::string("fork: ") + std::strerror(e));
+    fail(std::string("fork: ") + std::strerror(e), kCauseEnvironment);
   }
   if (pid == 0) {
     // Only async-signal-safe calls until exec. Killed with the harness, whatever kills it.
@@ -257,7 +259,8 @@ std::string PythonReference::request(const std::string& line) {
                             : WIFEXITED(status)
                                 ? "ended with exit status " + std::to_string(WEXITSTATUS(status))
                                 : "was killed by signal " + std::to_string(WTERMSIG(status));
-    fail("its Python worker " + how + " (its stderr is the harness's)");
+    fail("its Python worker " + how + " (its stderr is the harness's)",
+         WIFEXITED(status) && WEXITSTATUS(status) == 127 ? kCauseEnvironment : kCauseReference);
   }
 }
 
@@ -283,7 +286,8 @@ nlohmann::json PythonReference::call(const nlohmann::json& req) {
     fail("its Python worker answered something that is not JSON: " + line.substr(0, 200));
   // The module's own words, which a pull request controls: kept to a few lines.
   if (!answer.value("ok", false))
-    fail(answer.value("error", std::string("failed, saying nothing")));
+    fail(answer.value("error", std::string("failed, saying nothing")),
+         answer.value("missing", false) ? kCauseEnvironment : kCauseReference);
   runtime_ = one_line(answer.value("runtime", std::string()), 200);
   return answer;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_check.h"
 #include "element_type.h"
 
 namespace kblaster::harness {
@@ -76,7 +77,8 @@ class PythonReference {
   std::vector<std::vector<unsigned char>> receive(const std::vector<Tensor>& tensors,
                                                   const nlohmann::json& listed,
                                                   const char* listed_as);
-  [[noreturn]] void fail(const std::string& why) const;
+  // Throws ReferenceFailure naming the module; `cause`: kCauseReference or kCauseEnvironment.
+  [[noreturn]] void fail(const std::string& why, const char* cause = kCauseReference) const;
 
   std::string module_, class_name_, python_, runtime_;
   bool vary_ = false;  // vary_constants

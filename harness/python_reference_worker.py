@@ -305,8 +305,9 @@ def main():
         except Refusal as e:
             answer = {"ok": False, "error": str(e)}
         except ModuleNotFoundError as e:
-            answer = {"ok": False, "error": f"{e} (install it where the harness's python3 "
-                                            f"finds it, or set KBLASTER_PYTHON)"}
+            answer = {"ok": False, "missing": True,
+                      "error": f"{e} (install it where the harness's python3 finds it, or set "
+                               f"KBLASTER_PYTHON)"}
         except Exception as e:  # the module's own failure: say it with where it happened
             where = traceback.extract_tb(e.__traceback__)[-1]
             answer = {"ok": False, "error": f"{type(e).__name__}: {e} (at "

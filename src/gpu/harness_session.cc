@@ -123,7 +123,13 @@ Result<json> HarnessSession::call(const json& request, double timeout_s) {
     const std::string text = error != response.end() && error->is_string()
                                  ? error->get<std::string>()
                                  : "(no error text)";
-    return fail(HarnessFailure::refused, Error::io("harness refused '" + op + "': " + text));
+    // A refusal the harness blames on the reference the spec names, or on what it needs, is the
+    // user's to fix (exit 2 or 3), not kblaster's.
+    const std::string message = "harness refused '" + op + "': " + text;
+    const std::string cause = response.value("cause", std::string());
+    return fail(HarnessFailure::refused, cause == "reference"     ? Error::config("", message)
+                                         : cause == "environment" ? Error::environment(message)
+                                                                  : Error::io(message));
   }
   last_failure_ = HarnessFailure::none;
   return response;

@@ -82,6 +82,30 @@ TEST_F(HarnessSessionTest, CrashGivesStatusAndStderrThenRestarts) {
   EXPECT_EQ(session.generation(), 2u);
 }
 
+// A refusal the harness blames on the spec's reference (its module raised) is a config error
+// (exit 2), on what it needs (no torch) an environment one (exit 3); any other stays kblaster's.
+TEST(HarnessSession, ARefusalsCauseDecidesWhoseErrorItIs) {
+  testing::TempDir dir;
+  HarnessSession session(testing::write_executable(
+      dir, "cause-harness",
+      "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n"
+      "*reference*) echo '{\"ok\":false,\"error\":\"the module "
+      "raised\",\"cause\":\"reference\"}';;\n"
+      "*environment*) echo '{\"ok\":false,\"error\":\"no torch\",\"cause\":\"environment\"}';;\n"
+      "*) echo '{\"ok\":false,\"error\":\"cudaMalloc failed\"}';;\nesac; done\n"));
+  auto reference = session.call({{"op", "reference"}}, 5.0);
+  ASSERT_FALSE(reference.ok());
+  EXPECT_EQ(reference.error().kind, ErrorKind::config);
+  EXPECT_EQ(reference.error().message, "harness refused 'reference': the module raised");
+  auto environment = session.call({{"op", "environment"}}, 5.0);
+  ASSERT_FALSE(environment.ok());
+  EXPECT_EQ(environment.error().kind, ErrorKind::environment);
+  auto other = session.call({{"op", "setup"}}, 5.0);
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().kind, ErrorKind::io);
+  EXPECT_EQ(session.last_failure(), HarnessFailure::refused);
+}
+
 TEST_F(HarnessSessionTest, RefusalCarriesTheHarnessErrorAndKeepsTheHarness) {
   auto refused = session.call({{"op", "refuse"}}, 5.0);
   ASSERT_FALSE(refused.ok());

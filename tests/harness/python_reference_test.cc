@@ -65,6 +65,15 @@ class PythonReferenceTest : public ::testing::Test {
       out.push_back({"out" + std::to_string(i), ElementType::f32, {2, 3}, nullptr});
     return ref.run({{"x", ElementType::f32, {2, 3}, &x}, {"y", ElementType::f32, {2, 3}, &y}}, out);
   }
+  // What a failed run blames: kCauseReference or kCauseEnvironment (docs: exit 2 or 3).
+  std::string cause(PythonReference& ref) {
+    try {
+      run(ref);
+    } catch (const ReferenceFailure& f) {
+      return f.cause;
+    }
+    return "(no reference failure)";
+  }
   std::string failure(PythonReference& ref, int outputs = 1) {
     try {
       run(ref, outputs);
@@ -151,6 +160,16 @@ TEST_F(PythonReferenceTest, EachFailureNamesTheModuleAndSaysWhy) {
   PythonReference no_python(ok, "Model", "/nonexistent/python3");
   EXPECT_THAT(failure(no_python),
               HasSubstr("could not be started (is `/nonexistent/python3` in PATH?)"));
+
+  // Whose it is to fix: the module's mistakes are the reference's, a missing python or package
+  // the environment's.
+  PythonReference again_missing_class(ok, "Nope", "python3");
+  EXPECT_EQ(cause(again_missing_class), kCauseReference);
+  PythonReference again_no_python(ok, "Model", "/nonexistent/python3");
+  EXPECT_EQ(cause(again_no_python), kCauseEnvironment);
+  PythonReference no_package(module("import kblaster_no_such_package\n" + std::string(kScaleAdd)),
+                             "Model", "python3");
+  EXPECT_EQ(cause(no_package), kCauseEnvironment);
 }
 
 TEST_F(PythonReferenceTest, TheModulesOwnErrorIsSaidWithWhereAndKeptShort) {
