@@ -304,7 +304,7 @@ def main():
                 raise Refusal(f"unknown op {request.get('op')!r}")
         except Refusal as e:
             answer = {"ok": False, "error": str(e)}
-        except ModuleNotFoundError as e:
+        except ImportError as e:  # a package missing, or one that cannot load (a CUDA library)
             answer = {"ok": False, "missing": True,
                       "error": f"{e} (install it where the harness's python3 finds it, or set "
                                f"KBLASTER_PYTHON)"}

@@ -30,6 +30,9 @@ json to_json(const KernelSpec& spec) {
     reference["path"] = spec.reference.path;
     reference["function"] = spec.reference.function;
   }
+  // The mode decides the expected outputs: a change of it is a change of the kernel's definition.
+  if (spec.reference.kind == ReferenceSpec::Kind::python)
+    reference["mode"] = spec.reference.train ? "train" : "eval";
   json j = {{"name", spec.name},
             {"declared_at", spec.where.str()},
             {"source", spec.source},

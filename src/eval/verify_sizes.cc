@@ -21,7 +21,8 @@ Result<std::vector<SizeVerdict>> verify_at_every_size(HarnessClient& harness,
       const auto state = std::find_if(spec.args.begin(), spec.args.end(), [](const ArgSpec& a) {
         return a.is_buffer() && a.init.kind == InitDist::Kind::state;
       });
-      if (state != spec.args.end() && harness.last_failure() == HarnessFailure::refused)
+      if (state != spec.args.end() && harness.last_failure() == HarnessFailure::refused &&
+          set.error().kind != ErrorKind::environment)
         return Error::config(state->where.str(),
                              "kernel `" + spec.name + "`: " + set.error().message);
       return set.error();

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <set>
 
@@ -58,9 +57,10 @@ Result<TensorDecl> tensor(const nlohmann::json& t, const std::string& file, bool
     // A deep module's names run long ("encoder.layers.11.attention.output.dense.weight"): kept
     // to 64 characters by their tail, which says most, behind a hash of the whole name.
     if (d.name.size() > 64) {
+      std::uint32_t h = 2166136261u;  // FNV-1a: the same name on every toolchain
+      for (unsigned char c : d.state) h = (h ^ c) * 16777619u;
       char hash[12];
-      std::snprintf(hash, sizeof hash, "w%08x_",
-                    static_cast<unsigned>(std::hash<std::string>{}(d.state) & 0xFFFFFFFFu));
+      std::snprintf(hash, sizeof hash, "w%08x_", static_cast<unsigned>(h));
       d.name = hash + d.name.substr(d.name.size() - (64 - std::strlen(hash)));
     }
   }

@@ -10,6 +10,7 @@
 #include "core/launch_plan.h"
 #include "core/plan_text.h"
 #include "core/source_tree.h"
+#include "core/spec_json.h"
 #include "gpu/harness_client.h"
 #include "test_paths.h"
 
@@ -166,6 +167,9 @@ TEST_F(PythonReferenceConfig, AModuleRunsInEvalModeUnlessTheKernelSaysTrain) {
   auto train = load("k/ref.py:Model", "reference_mode = \"train\"\n");
   ASSERT_TRUE(train.ok()) << train.error().describe();
   EXPECT_TRUE(train->kernels[0].reference.train);
+  // Part of the kernel's definition, so a pull request that flips it hits the kernel.
+  EXPECT_EQ(to_json(train->kernels[0])["reference"]["mode"], "train");
+  EXPECT_EQ(to_json(eval_mode->kernels[0])["reference"]["mode"], "eval");
   EXPECT_THAT(error_of(load("k/ref.py:Model", "reference_mode = \"training\"\n")),
               HasSubstr("field `reference_mode`: `training`: expected \"eval\" (the default) or "
                         "\"train\""));

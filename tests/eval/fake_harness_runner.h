@@ -111,7 +111,10 @@ class FakeHarnessRunner final : public HarnessRunner {
     Result<Json> answer = handler != handlers_.end() ? handler->second(request)
                           : default_                 ? default_(request)
                                                      : Result<Json>(plain);
-    if (!answer) return fail(HarnessFailure::refused, answer.error().message);
+    if (!answer) {  // a refusal, of the kind the handler says (as a real harness's cause does)
+      last_failure_ = HarnessFailure::refused;
+      return answer.error();
+    }
     if (!answer->contains("ok")) (*answer)["ok"] = true;
     last_failure_ = HarnessFailure::none;
     return answer;

@@ -119,6 +119,14 @@ sizes = [ { n = 8 } ]
   EXPECT_EQ(sizes.error().kind, ErrorKind::config);
   EXPECT_EQ(sizes.error().where, "kblaster.toml:8:3");
   EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("the module has no state `wieght`"));
+
+  // No torch where the harness's python looks is the machine's to fix (exit 3), not the spec's.
+  runner.on("setup", [](const json&) -> Result<json> {
+    return Error::environment("harness refused 'setup': No module named 'torch'");
+  });
+  auto no_torch = verify_at_every_size(client, config->kernels.at(0), 0, {1}, Against{});
+  ASSERT_FALSE(no_torch.ok());
+  EXPECT_EQ(no_torch.error().kind, ErrorKind::environment) << no_torch.error().describe();
 }
 
 }  // namespace
