@@ -5,6 +5,22 @@
 #include "core/launch_plan.h"
 
 namespace kblaster {
+namespace {
+
+// A harness refusal blamed on the reference (a config error, cause "reference") says what the
+// module or function did, but not where the spec is: the kernel's, or for a refused setup the
+// argument holding the module's state it names, which is the likeliest culprit.
+Error located(Error error, const KernelSpec& spec, bool at_setup) {
+  if (error.kind != ErrorKind::config || !error.where.empty()) return error;
+  const auto state = std::find_if(spec.args.begin(), spec.args.end(), [](const ArgSpec& a) {
+    return a.is_buffer() && a.init.kind == InitDist::Kind::state;
+  });
+  error.where = at_setup && state != spec.args.end() ? state->where.str() : spec.where.str();
+  error.message = "kernel `" + spec.name + "`: " + error.message;
+  return error;
+}
+
+}  // namespace
 
 Result<std::vector<SizeVerdict>> verify_at_every_size(HarnessClient& harness,
                                                       const KernelSpec& spec, int candidate,
@@ -15,20 +31,10 @@ Result<std::vector<SizeVerdict>> verify_at_every_size(HarnessClient& harness,
   if (!plan) return plan.error();
   std::vector<SizeVerdict> verdicts;
   for (std::size_t i = 0; i < plan->sizes.size(); ++i) {
-    if (auto set = harness.setup(harness_args(spec, plan->sizes[i])); !set) {
-      // A refused setup of a kernel handed its PyTorch module's state is the spec naming a
-      // tensor the module does not have, or of another shape: the config's mistake, said there.
-      const auto state = std::find_if(spec.args.begin(), spec.args.end(), [](const ArgSpec& a) {
-        return a.is_buffer() && a.init.kind == InitDist::Kind::state;
-      });
-      if (state != spec.args.end() && harness.last_failure() == HarnessFailure::refused &&
-          set.error().kind != ErrorKind::environment)
-        return Error::config(state->where.str(),
-                             "kernel `" + spec.name + "`: " + set.error().message);
-      return set.error();
-    }
+    if (auto set = harness.setup(harness_args(spec, plan->sizes[i])); !set)
+      return located(set.error(), spec, true);
     auto verdict = harness.verify(candidate, seeds, spec.tolerance, against);
-    if (!verdict) return verdict.error();
+    if (!verdict) return located(verdict.error(), spec, false);
     verdicts.push_back({size_label(spec, spec.sizes[i]), std::move(*verdict)});
     if (observe) observe(verdicts.back());
     if (!verdicts.back().verdict.passed) break;

@@ -111,14 +111,26 @@ sizes = [ { n = 8 } ]
   ASSERT_TRUE(config.ok()) << config.error().describe();
   FakeHarnessRunner runner;
   HarnessClient client{runner};
-  runner.fail_next("setup", HarnessFailure::refused,
-                   "harness refused 'setup': the PyTorch reference k/ref.py:Model: the module "
-                   "has no state `wieght` (its state_dict has: `weight`)");
+  runner.on("setup", [](const json&) -> Result<json> {  // as a real harness's cause "reference"
+    return Error::config("",
+                         "harness refused 'setup': the PyTorch reference k/ref.py:Model: the "
+                         "module has no state `wieght` (its parameters and buffers: `weight`)");
+  });
   auto sizes = verify_at_every_size(client, config->kernels.at(0), 0, {1}, Against{});
   ASSERT_FALSE(sizes.ok());
   EXPECT_EQ(sizes.error().kind, ErrorKind::config);
   EXPECT_EQ(sizes.error().where, "kblaster.toml:8:3");
   EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("the module has no state `wieght`"));
+  EXPECT_THAT(sizes.error().message, ::testing::StartsWith("kernel `scale`: "));
+
+  // A module that raises in forward: said at the kernel's table.
+  runner.on("setup", [](const json&) -> Result<json> { return json::object(); });
+  runner.on("verify", [](const json&) -> Result<json> {
+    return Error::config("", "harness refused 'verify': the PyTorch reference: ValueError: bad");
+  });
+  auto raised = verify_at_every_size(client, config->kernels.at(0), 0, {1}, Against{});
+  ASSERT_FALSE(raised.ok());
+  EXPECT_EQ(raised.error().where, "kblaster.toml:1:1");
 
   // No torch where the harness's python looks is the machine's to fix (exit 3), not the spec's.
   runner.on("setup", [](const json&) -> Result<json> {
