@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU test machine (../shared/GPU.md) from the repository root, with
 # the build carried in .device/ (scripts/stage-device.sh makes it). Writes logs
-# and JSON under $OUT and prints a short summary last; more than 8 files there are packed into
-# $OUT/all.tgz, as the device tool returns at most 8.
+# and JSON under $OUT and prints a short summary last; as the device tool returns at most 8
+# files of 16 MiB, a file over 8 MiB is gzipped and more than 8 files are packed into
+# $OUT/all.tgz (split into 15-MiB parts when larger).
 #   bench/run_on_device.sh tests [FILTER]   the gpu-labelled tests (gtest filter); the check
 #                                           study's tables and JSON go to $OUT too. Exits 1
 #                                           when a test failed or skipped: on the GPU machine a
@@ -248,8 +249,18 @@ TOML
   cmd) "$D/kblaster" "$@";;
 esac
 status=$?
-# The device tool returns at most 8 files from $OUT: more are packed into $OUT/all.tgz (the
-# session-15 gpu-test logs were lost for want of this). The run's exit status is kept.
+# The device tool returns at most 8 files from $OUT, each at most 16 MiB: a file over 8 MiB is
+# gzipped (a 26-MB power-study JSON was lost on 2026-12-03 for want of this), more than 8 files
+# are packed into $OUT/all.tgz (the session-15 gpu-test logs were lost for want of that), and a
+# pack over 15 MiB is split into all.tgz.part-00, -01, … (rejoin with cat). The run's exit
+# status is kept.
+if [ "$fresh_out" = yes ]; then
+  big=$(find "$OUT" -type f -size +8M ! -name '*.gz' ! -name '*.tgz')
+  if [ -n "$big" ]; then
+    while IFS= read -r f; do gzip -9 "$f"; done <<<"$big"
+    echo "gzipped $(wc -l <<<"$big") file(s) over 8 MiB (the device tool returns files up to 16 MiB)"
+  fi
+fi
 files=$(find "$OUT" -type f | wc -l)
 if [ "$files" -gt 8 ] && [ "$fresh_out" = no ]; then
   echo "left $files files in $OUT unpacked: it held files before this run"
@@ -257,5 +268,11 @@ elif [ "$files" -gt 8 ]; then
   pack=$(mktemp "/tmp/kblaster-pack.XXXXXX")
   tar czf "$pack" -C "$OUT" . && find "$OUT" -mindepth 1 -delete && mv "$pack" "$OUT/all.tgz" &&
     echo "packed $files files into $OUT/all.tgz (the device tool returns at most 8)"
+  if [ -f "$OUT/all.tgz" ] && [ "$(stat -c %s "$OUT/all.tgz")" -gt $((15 * 1024 * 1024)) ]; then
+    split -b 15M -d "$OUT/all.tgz" "$OUT/all.tgz.part-" && rm "$OUT/all.tgz"
+    parts=$(find "$OUT" -name 'all.tgz.part-*' | wc -l)
+    echo "split all.tgz into $parts parts of 15 MiB (rejoin: cat all.tgz.part-* > all.tgz)"
+    [ "$parts" -gt 8 ] && echo "warning: $parts parts; the device tool returns only 8 files"
+  fi
 fi
 exit "$status"

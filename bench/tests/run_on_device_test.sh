@@ -14,6 +14,10 @@ case "$FAKE_RUN" in
   skip) printf '[  SKIPPED ] A.B (0 ms)\n[  PASSED  ] 0 tests.\n[  SKIPPED ] 1 test, listed below:\n'; exit 0;;
   many) for i in $(seq 1 12); do echo "$i" >"$KBLASTER_DEVICE_LOG_DIR/log-$i.json"; done
         printf '[  FAILED  ] A.B (1 ms)\n'; exit 1;;
+  big) head -c $((9 * 1024 * 1024)) /dev/zero >"$KBLASTER_DEVICE_LOG_DIR/big.json"
+       printf '[  PASSED  ] 1 test.\n'; exit 0;;
+  huge) for i in $(seq 1 9); do head -c $((2 * 1024 * 1024)) /dev/urandom >"$KBLASTER_DEVICE_LOG_DIR/r-$i.bin"; done
+        printf '[  PASSED  ] 1 test.\n'; exit 0;;
 esac
 FAKE
 chmod +x "$work/kblaster_device_tests"
@@ -34,6 +38,17 @@ expect many 1 "packed 14 files into $work/out-many/all.tgz"
 if [ "$(find "$work/out-many" -type f)" != "$work/out-many/all.tgz" ] ||
   ! tar xzOf "$work/out-many/all.tgz" ./log-12.json | grep -qx 12; then
   echo "run 'many': expected only all.tgz, holding every file"; failures=$((failures + 1))
+fi
+# A file over 8 MiB comes back gzipped (the device tool returns files up to 16 MiB), whole.
+expect big 0 "gzipped 1 file(s) over 8 MiB"
+if [ -e "$work/out-big/big.json" ] || [ "$(gzip -dc "$work/out-big/big.json.gz" | wc -c)" -ne $((9 * 1024 * 1024)) ]; then
+  echo "run 'big': expected big.json.gz holding all 9 MiB"; failures=$((failures + 1))
+fi
+# A pack over 15 MiB is split into parts that rejoin to the whole.
+expect huge 0 "split all.tgz into 2 parts of 15 MiB"
+if [ -e "$work/out-huge/all.tgz" ] ||
+  [ "$(cat "$work/out-huge"/all.tgz.part-* | tar tzf - | grep -c 'r-[0-9]\.bin')" -ne 9 ]; then
+  echo "run 'huge': expected parts rejoining to every file"; failures=$((failures + 1))
 fi
 # A folder that held files before the run is never emptied: they are not the run's to pack.
 mkdir -p "$work/out-kept" && echo mine >"$work/out-kept/mine.txt"
