@@ -15,15 +15,22 @@ struct HarnessFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A failure of the reference the spec names, not of the harness: its module raised or its
-// function returned non-zero ("reference"), or what it needs is missing: python, torch
-// ("environment"). The answer carries the cause, so kblaster says it as the user's to fix.
+// A failure of what the outputs are checked against, not of the harness. The answer carries the
+// cause, so kblaster knows whose it is:
+// - "reference": the spec's reference failed (its module raised, its function returned non-zero,
+//   its GPU launch failed or faulted); the user's to fix;
+// - "environment": what the reference needs is missing (python, torch);
+// - "base": the candidate used as the reference (check's base revision) failed;
+// - "fresh_context": a GPU launch of either failed after a candidate had run in this CUDA
+//   context, so the candidate may have left the damage: run it again in a fresh context.
 struct ReferenceFailure : HarnessFailure {
   ReferenceFailure(const std::string& what, const char* why) : HarnessFailure(what), cause(why) {}
   const char* cause;
 };
 inline constexpr const char* kCauseReference = "reference";
 inline constexpr const char* kCauseEnvironment = "environment";
+inline constexpr const char* kCauseBase = "base";
+inline constexpr const char* kCauseFreshContext = "fresh_context";
 
 [[noreturn]] void cuda_failed(cudaError_t error, const char* call, const char* file, int line);
 

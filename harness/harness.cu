@@ -151,6 +151,7 @@ std::vector<const ArgDesc*> Harness::plain_inputs() const {
 LaunchTiming Harness::launch(EntryFn entry, void** args, unsigned char poison,
                              const std::function<void()>& while_held, Hold hold, int calls) {
   Workload& w = workload();
+  if (!reference_launching_) candidates_launched_ = true;
   try {
     return rig_->launch(
         entry, args,
@@ -203,19 +204,38 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against, std::uin
   return out;
 }
 
+OutputSnapshot Harness::reference_launch(EntryFn fn, void** args, const std::string& what,
+                                         const char* cause) {
+  Workload& w = workload();
+  // Damage a candidate left in this context (a pending error, a wild write) can make a sound
+  // reference fail: then only a fresh context can tell whose failure it is.
+  const char* blame = candidates_launched_ ? kCauseFreshContext : cause;
+  const std::string after =
+      candidates_launched_ ? " (after a candidate ran in this CUDA context)" : "";
+  LaunchTiming t;
+  reference_launching_ = true;
+  try {
+    // Untimed, so not held: its first call may load modules, which waits for the device.
+    t = launch(fn, args, kPoisonA, {}, Hold::no);
+  } catch (const HarnessFailure& failure) {
+    reference_launching_ = false;
+    throw ReferenceFailure(what + " faulted" + after + ": " + failure.what(), blame);
+  }
+  reference_launching_ = false;
+  if (t.entry_status != 0)
+    throw ReferenceFailure(what + " failed" + after + ": " +
+                               cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)),
+                           blame);
+  if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
+    throw ReferenceFailure(what + " failed" + after + ": " + v.message, blame);
+  return w.read_outputs(rig_->stream());
+}
+
 OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
   Workload& w = workload();
-  if (against.is_object()) {
-    EntryFn base = candidate(against.at("candidate"));
-    // Untimed, so not held: its first call may load modules, which waits for the device.
-    LaunchTiming t = launch(base, w.candidate_args(), kPoisonA, {}, Hold::no);
-    if (t.entry_status != 0)
-      throw HarnessFailure(std::string("the candidate used as reference failed: ") +
-                           cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)));
-    if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
-      throw HarnessFailure("the candidate used as reference failed: " + v.message);
-    return w.read_outputs(rig_->stream());
-  }
+  if (against.is_object())
+    return reference_launch(candidate(against.at("candidate")), w.candidate_args(),
+                            "the candidate used as reference", kCauseBase);
   if (!reference_) throw HarnessFailure("verify against the reference, but none was loaded");
   if (reference_->kind == ReferenceKind::python) {
     w.prepare_cpu_reference();  // host copies, converted to the reference's types
@@ -227,15 +247,8 @@ OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
       throw ReferenceFailure("the CPU reference returned " + std::to_string(rc), kCauseReference);
     return w.cpu_reference_outputs();
   }
-  auto fn = reinterpret_cast<EntryFn>(reference_->object->symbol());
-  LaunchTiming t = launch(fn, w.gpu_reference_args(), kPoisonA, {}, Hold::no);
-  if (t.entry_status != 0)
-    throw ReferenceFailure(std::string("the GPU reference failed: ") +
-                               cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)),
-                           kCauseReference);
-  if (Verdict v = w.check_guards(rig_->stream()); !v.passed)
-    throw ReferenceFailure("the GPU reference failed: " + v.message, kCauseReference);
-  return w.read_outputs(rig_->stream());
+  return reference_launch(reinterpret_cast<EntryFn>(reference_->object->symbol()),
+                          w.gpu_reference_args(), "the GPU reference", kCauseReference);
 }
 
 }  // namespace kblaster::harness

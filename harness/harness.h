@@ -74,6 +74,11 @@ class Harness {
   OutputSnapshot expected_outputs(const nlohmann::json& against, std::uint64_t seed);
   // The outputs of the reference, or of candidate `against`, run now.
   OutputSnapshot outputs_of(const nlohmann::json& against);
+  // Launches `fn` as the reference (`what` names it in messages) and reads its outputs. Throws
+  // ReferenceFailure when it fails: with `cause`, or with kCauseFreshContext once a candidate
+  // has launched in this CUDA context, which may have left the damage.
+  OutputSnapshot reference_launch(EntryFn fn, void** args, const std::string& what,
+                                  const char* cause);
   // The reference's work since the last call, as answered: {seconds, runs, reused, shared}
   // (`shared`: how many of the reused came from an earlier harness of the session).
   nlohmann::json take_reference_stats();
@@ -116,6 +121,8 @@ class Harness {
   // must not happen while the stream is held and timed.
   std::vector<bool> warmed_;
   std::string sticky_error_;
+  bool candidates_launched_ = false;  // a candidate has launched in this CUDA context
+  bool reference_launching_ = false;  // launch() is running the reference, not a candidate
 };
 
 }  // namespace kblaster::harness

@@ -123,6 +123,8 @@ nlohmann::json Harness::verify(const nlohmann::json& request) {
     Verdict v;
     try {
       v = verify_seed(entry, seed, against, tolerance, previous, synchronizes);
+    } catch (const ReferenceFailure&) {
+      throw;  // not the candidate's: the answer says whose
     } catch (const HarnessFailure& failure) {
       if (sticky_error_.empty()) throw;
       v = Verdict::failure("launch_error", std::string("the launch faulted: ") + failure.what(),

@@ -36,7 +36,7 @@ enum class KernelVerdict {
   deleted,       // declared at base only
   build_failed,  // head, or its reference, did not build
   regression,    // head fails its reference, or its output differs from base's
-  unverified,    // no reference, and base did not build
+  unverified,    // no reference, and base did not build or failed when run as head's reference
   not_compared,  // verified; base and head take different workloads
   rejected,      // the timing cannot be trusted (a candidate failed while timed)
   skipped,       // no CUDA device
@@ -68,6 +68,7 @@ struct CheckEvidence {
   bool has_base = false;       // base built, so head can be verified and timed against it
   bool has_reference = false;  // a reference other than the base revision
   bool verified = false;       // head was verified at every size (head_failure says how)
+  std::string base_failure;    // base, run as head's reference, failed: why; head is unverified
   const CheckVerdict* head_failure = nullptr;  // the size head failed at; null: passed
   std::string not_comparable;                  // why the two cannot be timed; "" if they can
   const AbResult* ab = nullptr;                // base (A) against head (B), when it ran

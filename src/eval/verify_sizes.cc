@@ -7,16 +7,17 @@
 namespace kblaster {
 namespace {
 
-// A harness refusal blamed on the reference (a config error, cause "reference") says what the
-// module or function did, but not where the spec is: the kernel's, or for a refused setup the
-// argument holding the module's state it names, which is the likeliest culprit.
-Error located(Error error, const KernelSpec& spec, bool at_setup) {
+// A harness refusal blamed on the reference (a config error, cause "reference" or "base") says
+// what the module or function did, but not where the spec is: the kernel's, or for a refused
+// setup the argument holding the module's state it names, which is the likeliest culprit; nor at
+// which size.
+Error located(Error error, const KernelSpec& spec, const std::string& size, bool at_setup) {
   if (error.kind != ErrorKind::config || !error.where.empty()) return error;
   const auto state = std::find_if(spec.args.begin(), spec.args.end(), [](const ArgSpec& a) {
     return a.is_buffer() && a.init.kind == InitDist::Kind::state;
   });
   error.where = at_setup && state != spec.args.end() ? state->where.str() : spec.where.str();
-  error.message = "kernel `" + spec.name + "`: " + error.message;
+  error.message = "kernel `" + spec.name + "` at " + size + ": " + error.message;
   return error;
 }
 
@@ -31,11 +32,12 @@ Result<std::vector<SizeVerdict>> verify_at_every_size(HarnessClient& harness,
   if (!plan) return plan.error();
   std::vector<SizeVerdict> verdicts;
   for (std::size_t i = 0; i < plan->sizes.size(); ++i) {
+    const std::string size = size_label(spec, spec.sizes[i]);
     if (auto set = harness.setup(harness_args(spec, plan->sizes[i])); !set)
-      return located(set.error(), spec, true);
+      return located(set.error(), spec, size, true);
     auto verdict = harness.verify(candidate, seeds, spec.tolerance, against);
-    if (!verdict) return located(verdict.error(), spec, false);
-    verdicts.push_back({size_label(spec, spec.sizes[i]), std::move(*verdict)});
+    if (!verdict) return located(verdict.error(), spec, size, false);
+    verdicts.push_back({size, std::move(*verdict)});
     if (observe) observe(verdicts.back());
     if (!verdicts.back().verdict.passed) break;
   }

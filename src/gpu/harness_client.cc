@@ -199,6 +199,10 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
                  {"tolerance", tolerance_json(tolerance)},
                  {"against", against_json(against)}},
                 timeouts_.launch_s);
+  if (!r && runner_.last_failure() == HarnessFailure::reference_suspect)
+    return settle_reference_failure(r.error(), seeds, against);
+  if (!r && runner_.last_failure() == HarnessFailure::base_failed)
+    restart();  // a fault of the base's leaves the CUDA context unusable
   if (!r) return failure_verdict(r.error(), Request::launch);
   note_reference_work(*r);
   auto verdict =
@@ -215,9 +219,28 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against, 
       {"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}};
   if (!expected) request["expected"] = false;
   auto r = call(request, timeouts_.launch_s);
+  if (!r && runner_.last_failure() == HarnessFailure::reference_suspect) {
+    // Alone in a fresh context, a failure of the reference is its own.
+    KB_TRY(fresh_context());
+    r = call(request, timeouts_.launch_s);
+  }
+  if (!r && runner_.last_failure() == HarnessFailure::base_failed) restart();
   if (!r) return r.error();
   note_reference_work(*r);
   return Ok{};
+}
+
+Result<CheckVerdict> HarnessClient::settle_reference_failure(
+    const Error& suspect, const std::vector<std::uint64_t>& seeds, const Against& against) {
+  KB_TRY(fresh_context());
+  // bench_prepare runs just the reference on each seed's inputs: no candidate has run before it
+  // there, so a failure is the reference's (or the base's) and ends this with its cause.
+  for (const std::uint64_t seed : seeds) KB_TRY(bench_prepare(seed, against));
+  return CheckVerdict{false, verdict_reason_name(VerdictReason::launch_error),
+                      "the reference failed after this candidate ran in the same CUDA context, "
+                      "and passes alone in a fresh one: the candidate left the context damaged (" +
+                          suspect.message + ")",
+                      nlohmann::json::object()};
 }
 
 void HarnessClient::note_reference_work(const nlohmann::json& answer) {

@@ -26,6 +26,10 @@ const char* harness_failure_name(HarnessFailure failure) {
       return "none";
     case HarnessFailure::refused:
       return "refused";
+    case HarnessFailure::base_failed:
+      return "base_failed";
+    case HarnessFailure::reference_suspect:
+      return "reference_suspect";
     case HarnessFailure::bad_response:
       return "bad_response";
     case HarnessFailure::timeout:
@@ -124,9 +128,13 @@ Result<json> HarnessSession::call(const json& request, double timeout_s) {
                                  ? error->get<std::string>()
                                  : "(no error text)";
     // A refusal the harness blames on the reference the spec names, or on what it needs, is the
-    // user's to fix (exit 2 or 3), not kblaster's.
+    // user's to fix (exit 2 or 3), not kblaster's; one blamed on the base revision's kernel is
+    // too, where check does not turn it into a verdict.
     const std::string message = "harness refused '" + op + "': " + text;
     const std::string cause = response.value("cause", std::string());
+    if (cause == "base") return fail(HarnessFailure::base_failed, Error::config("", message));
+    if (cause == "fresh_context")
+      return fail(HarnessFailure::reference_suspect, Error::io(message));
     return fail(HarnessFailure::refused, cause == "reference"     ? Error::config("", message)
                                          : cause == "environment" ? Error::environment(message)
                                                                   : Error::io(message));

@@ -15,8 +15,12 @@ namespace kblaster {
 
 // Why a call returned an Error; each is a reason a report can count.
 enum class HarnessFailure {
-  none,          // the last call succeeded
-  refused,       // the harness answered "ok": false; it keeps serving
+  none,         // the last call succeeded
+  refused,      // the harness answered "ok": false; it keeps serving
+  base_failed,  // refused: the candidate used as the reference (check's base) failed; its CUDA
+                // context may be lost
+  reference_suspect,  // refused: the reference failed after a candidate ran in that CUDA context,
+                      // so only a fresh context can say whose failure it is
   bad_response,  // the answer was not one JSON object with a boolean "ok"; the harness was killed
   timeout,       // no answer in time; the harness's process group was killed
   crashed,       // the harness exited (a fault, an abort) before answering

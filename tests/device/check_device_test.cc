@@ -147,5 +147,52 @@ TEST_F(CheckOnDevice, ANewKernelThatFailsItsReferenceIsARegression) {
             std::string::npos);
 }
 
+// A kernel with no reference is verified against base's output. When base itself faults, at a
+// size the PR adds along with its fix, that is base's bug: head is UNVERIFIED, saying why, and
+// the check ends normally (it was a functional REGRESSION of head's, or exit 4, before).
+TEST_F(CheckOnDevice, ABaseThatFaultsAsHeadsReferenceLeavesHeadUnverified) {
+  const std::string kernel = R"CU(#include <cuda_runtime.h>
+__global__ void twice_kernel(int n, const float* x, float* y) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < static_cast<unsigned>(n)) y[i] = 2.0f * x[i];
+  BUG
+}
+void twice(int n, const float* x, float* y) {
+  twice_kernel<<<(n + 255) / 256, 256>>>(n, x, y);
+}
+)CU";
+  const std::string spec = R"TOML(
+[[kernel]]
+name = "twice"
+source = "kernels/twice.cu"
+launcher = "twice"
+args = [
+  { name = "n", type = "i32" },
+  { name = "x", type = "f32", shape = "n", init = "uniform(-1,1)" },
+  { name = "y", type = "f32", shape = "n", role = "out" },
+]
+)TOML";
+  const std::string config = read_text(testing::examples_dir() / "kblaster.toml");
+  // Base: an odd n writes through a null pointer; only even sizes are declared.
+  git.write(
+      "kernels/twice.cu",
+      edited(kernel, "BUG", "if (n % 2 && i == 0) *reinterpret_cast<volatile float*>(0) = 1.0f;"));
+  git.write("kblaster.toml", config + spec + "sizes = [ { n = 65536 } ]\n");
+  base = git.commit("twice, with a bug at odd sizes");
+  git.branch("fix_twice", base);
+  git.write("kernels/twice.cu", edited(kernel, "BUG", ""));
+  git.write("kblaster.toml", config + spec + "sizes = [ { n = 65536 }, { n = 1001 } ]\n");
+  const std::string head = git.commit("fix twice at odd sizes, and check one");
+  auto rows = check(head, 0);
+  ASSERT_TRUE(rows.count("twice")) << "the changed kernel is checked";
+  EXPECT_EQ(rows["twice"]["verdict"], "UNVERIFIED") << rows["twice"].dump();
+  EXPECT_NE(
+      rows["twice"]["reason"].get<std::string>().find("base fails when run as head's reference"),
+      std::string::npos)
+      << rows["twice"].dump();
+  EXPECT_NE(rows["twice"]["reason"].get<std::string>().find("n=1001"), std::string::npos)
+      << "the size base fails at";
+}
+
 }  // namespace
 }  // namespace kblaster

@@ -150,7 +150,10 @@ class FakeHarnessRunner final : public HarnessRunner {
 
   Result<Json> fail(HarnessFailure failure, const std::string& message) {
     last_failure_ = failure;
-    if (failure != HarnessFailure::refused) alive_ = false;
+    // Refusals keep the harness serving, as a real one does.
+    if (failure != HarnessFailure::refused && failure != HarnessFailure::base_failed &&
+        failure != HarnessFailure::reference_suspect)
+      alive_ = false;
     return Error::io(message);
   }
 

@@ -121,7 +121,7 @@ sizes = [ { n = 8 } ]
   EXPECT_EQ(sizes.error().kind, ErrorKind::config);
   EXPECT_EQ(sizes.error().where, "kblaster.toml:8:3");
   EXPECT_THAT(sizes.error().message, ::testing::HasSubstr("the module has no state `wieght`"));
-  EXPECT_THAT(sizes.error().message, ::testing::StartsWith("kernel `scale`: "));
+  EXPECT_THAT(sizes.error().message, ::testing::StartsWith("kernel `scale` at n=8: "));
 
   // A module that raises in forward: said at the kernel's table.
   runner.on("setup", [](const json&) -> Result<json> { return json::object(); });

@@ -278,6 +278,67 @@ TEST_F(HarnessClientRestore, ALoadThatEndsTheHarnessIsTheOneSentAgain) {
   EXPECT_EQ(runner.sent("load").back()["candidates"], (json{"c.so"}));
 }
 
+// A reference that fails after a candidate ran in its CUDA context may have failed for damage the
+// candidate left: it runs alone in a fresh context (bench_prepare runs just the reference), one
+// seed at a time. Passing there, the failure was the candidate's.
+TEST_F(HarnessClientRestore, AReferenceThatPassesAloneInAFreshContextBlamesTheCandidate) {
+  runner.fail_next("verify", HarnessFailure::reference_suspect,
+                   "harness refused 'verify': the GPU reference faulted (after a candidate ran in "
+                   "this CUDA context): cudaErrorIllegalAddress");
+  auto verdict = client.verify(1, {7, 8}, tolerance, Against{});
+  ASSERT_TRUE(verdict.ok()) << verdict.error().message;
+  EXPECT_FALSE(verdict->passed);
+  EXPECT_EQ(verdict->reason, "launch_error");
+  EXPECT_THAT(verdict->message, ::testing::HasSubstr("passes alone in a fresh one: the candidate "
+                                                     "left the context damaged"));
+  EXPECT_THAT(verdict->message, ::testing::HasSubstr("cudaErrorIllegalAddress"));
+  EXPECT_EQ(runner.restarts, 1);
+  EXPECT_THAT(runner.ops(), ::testing::ElementsAre("load", "setup", "verify", "load", "setup",
+                                                   "bench_prepare", "bench_prepare"));
+  EXPECT_EQ(runner.sent("bench_prepare")[1]["seed"], 8);
+  EXPECT_EQ(runner.sent("bench_prepare")[1]["against"], "reference");
+  EXPECT_TRUE(client.holds_load()) << "the fresh context is sound";
+}
+
+// Failing alone in a fresh context, it is the reference's own failure: the user's to fix.
+TEST_F(HarnessClientRestore, AReferenceThatFailsAloneTooIsItsOwnFailure) {
+  runner.fail_next("verify", HarnessFailure::reference_suspect, "the GPU reference faulted");
+  runner.on("bench_prepare", [](const json&) -> Result<json> {
+    return Error::config("",
+                         "harness refused 'bench_prepare': the GPU reference faulted: "
+                         "cudaErrorIllegalAddress");
+  });
+  auto verdict = client.verify(0, {7}, tolerance, Against{});
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(verdict.error().kind, ErrorKind::config);
+  EXPECT_THAT(verdict.error().message, ::testing::HasSubstr("the GPU reference faulted"));
+}
+
+// bench_prepare, in a context where candidates ran (an A/B after verify), tries once more in a
+// fresh one, whose answer stands.
+TEST_F(HarnessClientRestore, ASuspectReferenceInBenchPrepareIsTriedOnceInAFreshContext) {
+  runner.fail_next("bench_prepare", HarnessFailure::reference_suspect, "the reference faulted");
+  ASSERT_TRUE(client.bench_prepare(5, Against{}).ok());
+  EXPECT_THAT(runner.ops(), ::testing::ElementsAre("load", "setup", "bench_prepare", "load",
+                                                   "setup", "bench_prepare"));
+  runner.fail_next("bench_prepare", HarnessFailure::reference_suspect, "the reference faulted");
+  runner.fail_next("bench_prepare", HarnessFailure::reference_suspect, "again");
+  EXPECT_FALSE(client.bench_prepare(5, Against{}).ok()) << "one more try, not a loop";
+  EXPECT_EQ(runner.sent("bench_prepare").size(), 4u);
+}
+
+// Check's base revision failing as head's reference (cause "base") stays an Error for check to
+// read by last_failure(); its CUDA context may be lost, so the next call reaches a fresh one.
+TEST_F(HarnessClientRestore, ABaseThatFailsAsTheReferenceRestartsTheHarness) {
+  runner.fail_next("verify", HarnessFailure::base_failed,
+                   "the candidate used as reference faulted: cudaErrorIllegalAddress");
+  auto verdict = client.verify(1, {7}, tolerance, Against{0});
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(client.last_failure(), HarnessFailure::base_failed);
+  EXPECT_EQ(runner.restarts, 1);
+  EXPECT_FALSE(client.holds_load());
+}
+
 TEST_F(HarnessClientRestore, AGarbledRecheckAnswerIsAVerdictThatEndsTheHarness) {
   runner.fail_next("recheck", HarnessFailure::bad_response, "not JSON: hello");
   auto verdict = client.recheck(0, tolerance);

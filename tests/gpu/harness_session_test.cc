@@ -92,6 +92,8 @@ TEST(HarnessSession, ARefusalsCauseDecidesWhoseErrorItIs) {
       "*reference*) echo '{\"ok\":false,\"error\":\"the module "
       "raised\",\"cause\":\"reference\"}';;\n"
       "*environment*) echo '{\"ok\":false,\"error\":\"no torch\",\"cause\":\"environment\"}';;\n"
+      "*base*) echo '{\"ok\":false,\"error\":\"base faulted\",\"cause\":\"base\"}';;\n"
+      "*fresh*) echo '{\"ok\":false,\"error\":\"ref faulted\",\"cause\":\"fresh_context\"}';;\n"
       "*) echo '{\"ok\":false,\"error\":\"cudaMalloc failed\"}';;\nesac; done\n"));
   auto reference = session.call({{"op", "reference"}}, 5.0);
   ASSERT_FALSE(reference.ok());
@@ -100,10 +102,19 @@ TEST(HarnessSession, ARefusalsCauseDecidesWhoseErrorItIs) {
   auto environment = session.call({{"op", "environment"}}, 5.0);
   ASSERT_FALSE(environment.ok());
   EXPECT_EQ(environment.error().kind, ErrorKind::environment);
+  auto base = session.call({{"op", "base"}}, 5.0);
+  ASSERT_FALSE(base.ok());
+  EXPECT_EQ(base.error().kind, ErrorKind::config) << "the base revision's bug is not kblaster's";
+  EXPECT_EQ(session.last_failure(), HarnessFailure::base_failed);
+  auto fresh = session.call({{"op", "fresh"}}, 5.0);
+  ASSERT_FALSE(fresh.ok());
+  EXPECT_EQ(session.last_failure(), HarnessFailure::reference_suspect);
+  const pid_t pid = session.pid();
   auto other = session.call({{"op", "setup"}}, 5.0);
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().kind, ErrorKind::io);
   EXPECT_EQ(session.last_failure(), HarnessFailure::refused);
+  EXPECT_EQ(session.pid(), pid) << "a refusal of any cause keeps the harness serving";
 }
 
 TEST_F(HarnessSessionTest, RefusalCarriesTheHarnessErrorAndKeepsTheHarness) {
