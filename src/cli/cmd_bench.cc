@@ -40,15 +40,7 @@ CommandAction setup_bench(CLI::App& app) {
   add_verify_flags(app, options->verify, 60.0);
   add_bench_flags(app, options->bench);
   add_report_flag(app, options->report);
-  auto baseline = std::make_shared<std::string>();
-  app.add_option("--baseline", *baseline,
-                 "torch: also time each kernel's PyTorch reference, eager and under "
-                 "torch.compile, by the same method, and give the speedup against each")
-      ->check(CLI::IsMember({"torch"}));
-  return [options, baseline](Session& session) {
-    options->bench.torch_baseline = *baseline == "torch";
-    return bench_command(*options, session);
-  };
+  return [options](Session& session) { return bench_command(*options, session); };
 }
 
 }  // namespace kblaster

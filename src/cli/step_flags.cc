@@ -43,6 +43,11 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags) {
          "--repeat", flags.repeat,
          "Measure each kernel N times (fresh inputs each) and report the spread of the medians")
       ->check(CLI::Range(1, 1000));
+  app.add_option_function<std::string>(
+         "--baseline", [&flags](const std::string& v) { flags.torch_baseline = v == "torch"; },
+         "torch: also time each kernel's PyTorch reference, eager and under torch.compile, by the "
+         "same method, and give the speedup against each")
+      ->check(CLI::IsMember({"torch"}));
 }
 
 void add_report_flag(CLI::App& app, std::string& dir) {

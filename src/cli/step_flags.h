@@ -16,7 +16,7 @@ void add_build_flags(CLI::App& app, BuildFlags& flags);
 // kernel passes its `timeout_floor_s`, which --help states.
 void add_verify_flags(CLI::App& app, VerifyFlags& flags, double timeout_floor_s = 0);
 
-// Adds --max-noise, --min-samples, --min-time, --max-time and --repeat.
+// Adds --max-noise, --min-samples, --min-time, --max-time, --repeat and --baseline (torch).
 void add_bench_flags(CLI::App& app, BenchFlags& flags);
 
 // Adds --report DIR: the command's result also written as report.md, report.html and

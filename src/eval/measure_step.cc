@@ -246,14 +246,17 @@ std::string describe(const Measurement& m, const Ceilings& ceilings) {
       s += " = " + percent(rate / ceilings.fp32_flops_per_s) + " of " +
            format_flops(static_cast<std::int64_t>(ceilings.fp32_flops_per_s)) + "/s FP32";
   }
-  char clock[48];
-  std::snprintf(clock, sizeof clock, "  SM %.0f MHz", m.sm_mhz);
-  s += clock;
+  if (m.sm_mhz > 0) {  // not read for unheld samples
+    char clock[48];
+    std::snprintf(clock, sizeof clock, "  SM %.0f MHz", m.sm_mhz);
+    s += clock;
+  }
   s += "  [" + std::string(stop_reason_name(m.stop.reason)) + ", noise " + percent(m.stop.noise) +
        "]";
   if (m.unheld)
     s += "; timed unheld (the launcher waits for the GPU): wall time of each call and a device "
-         "synchronize";
+         "synchronize (a workspace taken with cudaMallocAsync/cudaFreeAsync on the launcher's "
+         "stream would not wait)";
   if (!m.contexts.empty()) {
     const double slowest = std::max_element(m.contexts.begin(), m.contexts.end(),
                                             [](const ContextTiming& a, const ContextTiming& b) {

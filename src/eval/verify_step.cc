@@ -65,7 +65,13 @@ std::string describe_verdict(const CheckVerdict& v) {
                 : std::string(
                       "no relative error: no expected value is a normal float (integer outputs, "
                       "or only zeros, subnormals, infinities or NaNs)")) +
-           ")";
+           ")" +
+           (v.detail.value("synchronizes", false)
+                ? std::string("; the launcher waits for the GPU (a device sync, or cudaFree of a "
+                              "workspace), so it was verified unheld, without the check for work "
+                              "outside its stream, and is timed by wall time: "
+                              "cudaMallocAsync/cudaFreeAsync on its stream would not wait")
+                : std::string());
   std::string line = "FAILED " + v.reason + ": " + v.message;
   if (v.detail.contains("seed")) line += " [seed " + v.detail["seed"].dump() + "]";
   return line;

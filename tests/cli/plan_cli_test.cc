@@ -118,6 +118,19 @@ TEST(PlanCli, CompareNamesItsCandidatesWithAAndBNotKernel) {
             2);
 }
 
+// Issue 22: every command that benches takes --baseline torch, so a sweep's run results carry
+// the PyTorch baselines a report's fast_p is counted over; anything but torch is a usage error.
+TEST(PlanCli, EveryCommandThatBenchesTakesATorchBaseline) {
+  for (const char* command : {"bench", "run", "sweep"}) {
+    auto help = run_kblaster({command, "--help"});
+    ASSERT_EQ(help.exit_code, 0) << command;
+    EXPECT_THAT(help.out, HasSubstr("--baseline")) << command;
+    auto wrong = run_kblaster({command, "examples/kernels", "--baseline", "cuda"});
+    EXPECT_EQ(wrong.exit_code, 2) << command << ": " << wrong.err;
+    EXPECT_THAT(wrong.err, HasSubstr("--baseline")) << command;
+  }
+}
+
 TEST(PlanCli, HelpIsGeneratedFromTheCommandTable) {
   auto help = run_kblaster({"help"});
   ASSERT_EQ(help.exit_code, 0);

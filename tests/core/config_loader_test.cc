@@ -278,5 +278,20 @@ std::vector<Malformed> malformed_cases() {
 INSTANTIATE_TEST_SUITE_P(Configs, MalformedConfig, ::testing::ValuesIn(malformed_cases()),
                          [](const auto& info) { return std::string(info.param.label); });
 
+// Issue 22, point 2: a bf16 kernel checked against its float CPU reference keeps the tolerance
+// of its own dtype (its outputs are rounded back to bf16 before the comparison), not f32's, which
+// no bf16 result could meet.
+TEST(ConfigLoader, AReferenceTypeLeavesTheToleranceAtTheKernelsOwnDtype) {
+  auto config =
+      load_config(DirectoryTree(testing::source_dir() / "tests/fixtures/bf16_float_reference"));
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  const KernelSpec& gelu = config->kernels.at(0);
+  ASSERT_EQ(gelu.args.at(0).type, DType::bf16);
+  ASSERT_EQ(gelu.args.at(0).reference_type, DType::f32);
+  EXPECT_EQ(gelu.tolerance.rtol, default_tolerance(DType::bf16).rtol);
+  EXPECT_EQ(gelu.tolerance.atol, default_tolerance(DType::bf16).atol);
+  EXPECT_GT(gelu.tolerance.rtol, default_tolerance(DType::f32).rtol);
+}
+
 }  // namespace
 }  // namespace kblaster

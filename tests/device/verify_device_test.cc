@@ -52,6 +52,7 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   EXPECT_EQ(reasons["waits_on_an_event"], "work_outside_stream");
   // Issue 22, point 8: waiting for the GPU is not wrong; it is verified unheld (and said).
   EXPECT_EQ(reasons["synchronizes_in_its_launcher"], "passed");
+  EXPECT_EQ(reasons["frees_its_workspace"], "passed");
   EXPECT_EQ(reasons["never_finishes"], "timeout");
   EXPECT_EQ(reasons["writes_past_the_end"], "out_of_bounds_write");
   EXPECT_EQ(reasons["writes_before_the_start"], "out_of_bounds_write");
@@ -59,15 +60,20 @@ TEST_F(DeviceTest, EachHostileKernelIsRejectedForItsOwnReason) {
   std::cerr << r.err;
 }
 
-// Issue 22, point 8: a launcher that waits for the GPU (as cudaFree of a workspace does) verifies
-// unheld, and bench times it unheld, by wall time with the device synchronized, and says so.
+// Issue 22, point 8: a launcher that waits for the GPU (a device sync, or cudaFree of a workspace
+// it took with cudaMalloc) verifies unheld, and bench times it unheld, by wall time with the
+// device synchronized, and both say so, suggesting the stream-ordered allocator.
 TEST_F(DeviceTest, ALauncherThatWaitsForTheGpuIsVerifiedAndTimedUnheld) {
   testing::TempDir cache;
   auto v = run_kblaster({"verify", "--json", "tests/device/hostile_kernels", "--kernel",
-                         "synchronizes_in_its_launcher", "--cache-dir", cache.path().string()});
+                         "synchronizes_in_its_launcher", "--kernel", "frees_its_workspace",
+                         "--cache-dir", cache.path().string()});
+  keep("verify_launchers_that_wait", v);
   ASSERT_EQ(v.exit_code, 0) << v.err;
-  const auto verified = nlohmann::json::parse(v.out)["kernels"][0];
-  EXPECT_EQ(verified["sizes"][0]["detail"]["synchronizes"], true) << verified.dump(2);
+  for (const auto& verified : nlohmann::json::parse(v.out)["kernels"])
+    EXPECT_EQ(verified["sizes"][0]["detail"]["synchronizes"], true) << verified.dump(2);
+  EXPECT_THAT(v.err, ::testing::HasSubstr("verified unheld"));
+  EXPECT_THAT(v.err, ::testing::HasSubstr("cudaMallocAsync"));
   auto b = run_kblaster({"bench", "--json", "tests/device/hostile_kernels", "--kernel",
                          "synchronizes_in_its_launcher", "--cache-dir", cache.path().string()});
   keep("bench_synchronizes_in_its_launcher", b);
@@ -313,7 +319,10 @@ TEST_F(DeviceTest, InputsFromAGeneratorInTheKernelsFileVerify) {
                          cache.path().string()});
   keep("verify_generated_inputs", r);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["kernels"][0]["status"], "passed") << r.out;
+  const auto kernels = nlohmann::json::parse(r.out)["kernels"];
+  ASSERT_EQ(kernels.size(), 2u) << r.out;
+  // The second passes only if the generator's values, not random ones, reached the kernel.
+  for (const auto& k : kernels) EXPECT_EQ(k["status"], "passed") << k.dump(2);
 }
 
 TEST_F(DeviceTest, OneWrongElementIsReportedPrecisely) {

@@ -476,8 +476,14 @@ TEST_F(MeasureTest, ALauncherThatWaitsForTheGpuIsTimedUnheldAndSaysSo) {
   ASSERT_EQ(prepared.size(), 2u);
   EXPECT_EQ(prepared[1].at("seed"), prepared[0].at("seed")) << "the same inputs again";
   EXPECT_NEAR(m->summary.median, 100e-6, 1e-6);
+  EXPECT_NE(describe(*m, ceilings).find("cudaMallocAsync/cudaFreeAsync on the launcher's stream"),
+            std::string::npos);
   EXPECT_NE(describe(*m, ceilings).find("timed unheld (the launcher waits for the GPU)"),
             std::string::npos);
+  Measurement no_clock = *m;  // unheld samples read no SM clock: none is printed, not "SM 0 MHz"
+  no_clock.sm_mhz = 0;
+  EXPECT_EQ(describe(no_clock, ceilings).find(" SM "), std::string::npos)
+      << describe(no_clock, ceilings);
   const auto j = to_json(*m, ceilings);
   EXPECT_NE(j.value("timing_method", "").find("unheld: the launcher waits for the GPU"),
             std::string::npos);

@@ -20,6 +20,18 @@ TEST(DescribeVerdict, APassWithoutARelativeErrorSaysWhy) {
             "float (integer outputs, or only zeros, subnormals, infinities or NaNs))");
 }
 
+// Issue 22, point 8: a launcher that waits for the GPU passes, and the line says how it was
+// checked and what would not wait.
+TEST(DescribeVerdict, APassOfALauncherThatWaitsSaysItWasVerifiedUnheld) {
+  CheckVerdict v{
+      true, "", "", {{"max_abs_error", 0.0}, {"max_rel_error", 0.0}, {"synchronizes", true}}};
+  EXPECT_EQ(describe_verdict(v),
+            "passed (max abs error 0.00e+00, max rel error 0.00e+00); the launcher waits for the "
+            "GPU (a device sync, or cudaFree of a workspace), so it was verified unheld, without "
+            "the check for work outside its stream, and is timed by wall time: "
+            "cudaMallocAsync/cudaFreeAsync on its stream would not wait");
+}
+
 TEST(DescribeVerdict, AFailureGivesItsReasonAndSeed) {
   CheckVerdict v{false, "wrong_result", "`out`[2] is 3.5, expected 3", {{"seed", 17}}};
   EXPECT_EQ(describe_verdict(v), "FAILED wrong_result: `out`[2] is 3.5, expected 3 [seed 17]");
