@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/launch_plan.h"
+#include "core/precondition.h"
 #include "eval/verify_sizes.h"
 
 namespace kblaster {
@@ -15,6 +16,24 @@ std::string outcome(const KernelBuild* b) {
   if (!b->result.ok()) return build_outcome_name(b->result.outcome);
   if (b->reference && !b->reference->ok()) return "reference_failed";
   return build_outcome_name(b->result.outcome);
+}
+
+// Head's spec narrowed to the sizes base can run at, for a verification against base's output:
+// each size of head's that base's `requires` reject is left out, with a line that says so.
+std::vector<std::string> keep_sizes_base_accepts(const KernelSpec& base, KernelSpec& head) {
+  std::vector<std::string> lines;
+  std::vector<std::map<std::string, std::int64_t>> kept;
+  for (const auto& size : head.sizes) {
+    if (auto why = first_broken(base.preconditions, precondition_scalars(base, size))) {
+      lines.push_back(size_label(head, size) +
+                      " left out of the verification against base: base requires " + *why);
+      head.left_out.emplace_back(size, "base requires " + *why);
+    } else {
+      kept.push_back(size);
+    }
+  }
+  head.sizes = std::move(kept);
+  return lines;
 }
 
 std::string ratio_text(const Comparison& c) {
@@ -78,7 +97,7 @@ CheckDecision decide_check(const CheckEvidence& e) {
                : CheckDecision{KernelVerdict::new_kernel, "new kernel with no reference"};
   if (!e.base_failure.empty())
     return {KernelVerdict::unverified,
-            "no reference, and base fails when run as head's reference, so head's output has "
+            "no reference, and base cannot serve as head's reference, so head's output has "
             "nothing to be checked against (declare a reference): " +
                 e.base_failure};
   if (!e.verified) return {KernelVerdict::pending, ""};
@@ -144,11 +163,21 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   objects.push_back(k.head->result.object.string());
   const int head = evidence.has_base ? 1 : 0;
   const Against against = evidence.has_reference ? Against{} : Against{0};
+  KernelSpec verified = spec;
+  if (!evidence.has_reference) {
+    for (const auto& line : keep_sizes_base_accepts(*k.base->spec, verified))
+      session.progress << "check: " << k.name << " " << line << "\n";
+    if (verified.sizes.empty()) {
+      evidence.base_failure = "its `requires` reject every size head declares";
+      decided();
+      return Ok{};
+    }
+  }
   KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
-  auto sizes = verify_at_every_size(*gpu.client, spec, head, seeds, against);
+  auto sizes = verify_at_every_size(*gpu.client, verified, head, seeds, against);
   if (!sizes && gpu.client->last_failure() == HarnessFailure::base_failed) {
     // A bug of base's own (one head may fix) is no reason to stop the check, nor head's failure.
-    evidence.base_failure = sizes.error().message;
+    evidence.base_failure = "it fails when run: " + sizes.error().message;
     decided();
     return Ok{};
   }

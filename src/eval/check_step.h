@@ -68,7 +68,7 @@ struct CheckEvidence {
   bool has_base = false;       // base built, so head can be verified and timed against it
   bool has_reference = false;  // a reference other than the base revision
   bool verified = false;       // head was verified at every size (head_failure says how)
-  std::string base_failure;    // base, run as head's reference, failed: why; head is unverified
+  std::string base_failure;    // why base cannot serve as head's reference; head is unverified
   const CheckVerdict* head_failure = nullptr;  // the size head failed at; null: passed
   std::string not_comparable;                  // why the two cannot be timed; "" if they can
   const AbResult* ab = nullptr;                // base (A) against head (B), when it ran

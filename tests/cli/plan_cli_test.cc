@@ -131,6 +131,28 @@ TEST(PlanCli, EveryCommandThatBenchesTakesATorchBaseline) {
   }
 }
 
+// Issue 22, point 3, through the command: compare narrows both kernels to the sizes both accept
+// and says which it left out, before any GPU work.
+TEST(PlanCli, CompareSaysWhichSizesOneSideRejects) {
+  testing::TempDir repo, cache;
+  repo.write("k/scale.cu",
+             "__global__ void k(float* y, int n) { int i = threadIdx.x; if (i < n) y[i] = 1; }\n"
+             "void plain(float* y, int n) { k<<<1, 32>>>(y, n); }\n"
+             "void vec(float* y, int n) { k<<<1, 32>>>(y, n); }\n");
+  const std::string body =
+      "source = \"k/scale.cu\"\n"
+      "args = [ { name = \"y\", type = \"f32\", shape = \"n\", role = "
+      "\"out\" }, { name = \"n\", type = \"i32\" } ]\n"
+      "sizes = [ { n = 1024 }, { n = 1001 } ]\n";
+  repo.write("kblaster.toml", "[[kernel]]\nname = \"plain\"\nlauncher = \"plain\"\n" + body +
+                                  "\n[[kernel]]\nname = \"vec\"\nlauncher = \"vec\"\n" + body +
+                                  "requires = [\"n % 4 == 0\"]\n");
+  auto r = run_kblaster({"compare", repo.path().string(), "--a", "plain", "--b", "vec",
+                         "--cache-dir", cache.path().string()});
+  EXPECT_THAT(r.err, HasSubstr("compare: n=1001 left out: `vec` requires `n % 4 == 0` (n=1001)"))
+      << r.err;
+}
+
 TEST(PlanCli, HelpIsGeneratedFromTheCommandTable) {
   auto help = run_kblaster({"help"});
   ASSERT_EQ(help.exit_code, 0);

@@ -88,12 +88,13 @@ TEST(DecideCheck, FollowsTheEvidenceInTheOrderCheckGathersIt) {
 
   CheckEvidence broken_base;
   broken_base.base_declared = broken_base.has_base = true;
-  broken_base.base_failure = "the candidate used as reference faulted: cudaErrorIllegalAddress";
+  broken_base.base_failure =
+      "it fails when run: the candidate used as reference faulted: cudaErrorIllegalAddress";
   EXPECT_EQ(decide_check(broken_base).verdict, V::unverified) << "not head's regression";
   EXPECT_EQ(decide_check(broken_base).reason,
-            "no reference, and base fails when run as head's reference, so head's output has "
-            "nothing to be checked against (declare a reference): the candidate used as reference "
-            "faulted: cudaErrorIllegalAddress");
+            "no reference, and base cannot serve as head's reference, so head's output has "
+            "nothing to be checked against (declare a reference): it fails when run: the candidate "
+            "used as reference faulted: cudaErrorIllegalAddress");
 }
 
 TEST(DecideCheck, TheTimingDecidesOnceItIsTrusted) {
