@@ -10,6 +10,7 @@
 #include "cli/version.h"
 #include "core/checked_output.h"
 #include "core/clock.h"
+#include "core/scratch_folder.h"
 #include "eval/gpu_context.h"
 #include "gpu/device_probe.h"
 
@@ -67,11 +68,15 @@ int run(int argc, char** argv) {
     if (!sub->parsed()) continue;
     CudaDriverProbe device;
     SteadyClock clock;
+    // Every harness the command starts (a sweep's run step and each search, say) shares the
+    // reference outputs it computed; removed when the command ends. Only this command's
+    // candidates can reach them (docs/security.md).
+    const ScratchFolder reference_outputs("kblaster-reference-outputs");
     Session session{std::cout,
                     std::cerr,
                     device,
                     clock,
-                    [] { return start_real_harness(); },
+                    [&] { return start_real_harness(reference_outputs.path()); },
                     std::vector<std::string>(argv, argv + argc),
                     kblaster_version()};
     auto result = action(session);

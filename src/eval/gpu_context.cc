@@ -13,12 +13,14 @@ std::filesystem::path harness_path() {
   return (ec ? std::filesystem::path(".") : self.parent_path()) / "kblaster-harness";
 }
 
-Result<std::unique_ptr<HarnessRunner>> start_real_harness() {
+Result<std::unique_ptr<HarnessRunner>> start_real_harness(
+    const std::filesystem::path& reference_outputs) {
   const auto path = harness_path();
   if (!std::filesystem::exists(path))
     return Error::environment("kblaster-harness not found at " + path.string() +
                               " (build it with scripts/setup.sh, or set KBLASTER_HARNESS)");
-  return std::unique_ptr<HarnessRunner>(std::make_unique<HarnessSession>(path));
+  return std::unique_ptr<HarnessRunner>(
+      std::make_unique<HarnessSession>(path, SandboxPolicy{}, reference_outputs));
 }
 
 std::string no_device_reason(const DeviceInfo& device) {

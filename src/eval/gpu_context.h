@@ -31,8 +31,11 @@ std::string no_device_reason(const DeviceInfo& device);
 // Where kblaster-harness is: $KBLASTER_HARNESS, else beside this executable.
 std::filesystem::path harness_path();
 
-// The real harness at harness_path(), sandboxed (HarnessSession); Error::environment
-// saying how to get it when it is not there. What Session::harness is in kblaster.
-Result<std::unique_ptr<HarnessRunner>> start_real_harness();
+// The real harness at harness_path(), sandboxed (HarnessSession), keeping reference outputs in
+// `reference_outputs` (the command's folder, shared by each harness it starts; empty: the
+// session's own); Error::environment saying how to get it when it is not there. What
+// Session::harness is in kblaster.
+Result<std::unique_ptr<HarnessRunner>> start_real_harness(
+    const std::filesystem::path& reference_outputs = {});
 
 }  // namespace kblaster

@@ -42,10 +42,11 @@ const char* harness_failure_name(HarnessFailure failure) {
   return "unknown";
 }
 
-HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox) {
+HarnessSession::HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox,
+                               std::filesystem::path reference_outputs) {
   spec_.argv = {harness.string()};
   spec_.sandbox = std::move(sandbox);
-  make_scratch();
+  make_scratch(std::move(reference_outputs));
 }
 
 HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox) {
@@ -57,24 +58,22 @@ HarnessSession::HarnessSession(std::vector<std::string> argv, SandboxPolicy sand
 
 HarnessSession::~HarnessSession() {
   child_.reset();  // its process group killed first, so nothing writes there any more
-  if (!scratch_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(scratch_, ec);
-  }
+  scratch_.reset();
 }
 
-void HarnessSession::make_scratch() {
+void HarnessSession::make_scratch(std::filesystem::path reference_outputs) {
+  scratch_.emplace("kblaster-harness");
+  const std::filesystem::path& own = scratch_->path();
+  if (!own.empty()) spec_.sandbox.env_set.push_back("TMPDIR=" + own.string());
+  // The reference outputs (harness/shared_reference_outputs.h): a later harness (the next CUDA
+  // context, a restart, another step of the command) reads a seed's expected outputs instead of
+  // running the reference again. Without the folder each harness runs its own.
   std::error_code ec;
-  std::string dir = (std::filesystem::temp_directory_path(ec) / "kblaster-harness-XXXXXX").string();
-  if (ec || !::mkdtemp(dir.data())) return;
-  scratch_ = dir;
-  spec_.sandbox.env_set.push_back("TMPDIR=" + scratch_);
-  // The session's reference outputs (harness/shared_reference_outputs.h): a later harness (the
-  // next CUDA context, a restart) reads a seed's expected outputs instead of running the
-  // reference again. Without the folder each harness runs its own.
-  const std::string outputs = scratch_ + "/reference-outputs";
-  if (std::filesystem::create_directory(outputs, ec) && !ec)
-    spec_.sandbox.env_set.push_back("KBLASTER_REFERENCE_OUTPUTS=" + outputs);
+  if (reference_outputs.empty() && !own.empty() &&
+      std::filesystem::create_directory(own / "reference-outputs", ec) && !ec)
+    reference_outputs = own / "reference-outputs";
+  if (!reference_outputs.empty())
+    spec_.sandbox.env_set.push_back("KBLASTER_REFERENCE_OUTPUTS=" + reference_outputs.string());
 }
 
 Result<int> HarnessSession::finish(double timeout_s) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/scratch_folder.h"
 #include "core/status.h"
 #include "gpu/child_process.h"
 #include "gpu/sandbox.h"
@@ -55,7 +56,10 @@ class HarnessRunner {
 // failure. Not thread-safe.
 class HarnessSession final : public HarnessRunner {
  public:
-  explicit HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox = {});
+  // `reference_outputs`: the folder the command's harness sessions share their reference outputs
+  // in (see make_scratch); empty, one of this session's own.
+  explicit HarnessSession(std::filesystem::path harness, SandboxPolicy sandbox = {},
+                          std::filesystem::path reference_outputs = {});
   // The harness run through a wrapper (ncu in profile mode): `argv` is the whole
   // command line, ending with the harness.
   HarnessSession(std::vector<std::string> argv, SandboxPolicy sandbox);
@@ -83,11 +87,11 @@ class HarnessSession final : public HarnessRunner {
 
  private:
   Result<nlohmann::json> fail(HarnessFailure failure, Error error);
-  // A private directory every harness of this session gets as its TMPDIR, with the session's
-  // reference outputs in reference-outputs/ ($KBLASTER_REFERENCE_OUTPUTS); "" if none could be
-  // made (the harness then uses the system's TMPDIR, and keeps reference outputs in memory only).
-  void make_scratch();
-  std::string scratch_;
+  // A private directory every harness of this session gets as its TMPDIR, and where reference
+  // outputs go ($KBLASTER_REFERENCE_OUTPUTS): `reference_outputs`, else reference-outputs/ in
+  // it. Without it the harness uses the system's TMPDIR and keeps reference outputs in memory.
+  void make_scratch(std::filesystem::path reference_outputs);
+  std::optional<ScratchFolder> scratch_;
   ChildSpec spec_;
   std::optional<ChildProcess> child_;
   std::uint64_t generation_ = 0;

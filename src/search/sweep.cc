@@ -59,7 +59,10 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
     session.progress << "sweep: this shard takes no kernel (more shards than kernels)\n";
     return r;
   }
-  auto run = run_ci(repo, build, verify, bench, provenance, session);
+  // One set of verification seeds for the run step and every search, so each search finds the
+  // reference outputs the run step computed in the command's folder (docs/cli.md, verify).
+  const VerifyFlags verify_seeded = seeded(verify);
+  auto run = run_ci(repo, build, verify_seeded, bench, provenance, session);
   if (!run) return run.error();
   r.run_file = settings.out_dir / "run.json";
   r.results.push_back(to_json(*run));
@@ -94,7 +97,7 @@ Result<SweepResult> run_sweep(LoadedRepo repo, std::size_t repository_kernels,
     OptimizeSettings search = settings.optimize;
     search.budget.max_seconds = std::min(settings.kernel_seconds, left);
     auto optimized =
-        run_optimize(repo, build, verify, catalogue, std::move(search), provenance, session);
+        run_optimize(repo, build, verify_seeded, catalogue, std::move(search), provenance, session);
     if (!optimized) return optimized.error();
     const auto file = settings.out_dir / ("optimize-" + kernel->name + ".json");
     r.results.push_back(to_json(*optimized));

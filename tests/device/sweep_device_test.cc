@@ -46,9 +46,14 @@ TEST_F(SweepOnDevice, AShardRunsThenSearchesEachOfItsKernelsWithinItsBudget) {
   ASSERT_FALSE(value["kernels"].empty());
   EXPECT_TRUE(testing::is_valid_result(read_json(value["run_file"]), "run", schema_dir));
   EXPECT_EQ(value["optimize_files"].size() + value["not_searched"].size(), value["kernels"].size());
+  const auto run_seeds = read_json(value["run_file"])["provenance"]["seeds"];
+  ASSERT_FALSE(run_seeds.empty());
   for (const auto& file : value["optimize_files"]) {
     const auto optimized = read_json(file);
     EXPECT_TRUE(testing::is_valid_result(optimized, "optimize", schema_dir));
+    // The searches verify at the run step's seeds, so they reuse its reference outputs.
+    for (const auto& seed : run_seeds)
+      EXPECT_THAT(optimized["provenance"]["seeds"], ::testing::Contains(seed)) << file;
     for (const auto& k : optimized["kernels"])
       EXPECT_LE(k["seconds"].get<double>(), 30.0 + 60.0)
           << "a search keeps to --kernel-time, its last step and final A/B aside";

@@ -195,6 +195,28 @@ TEST(HarnessSession, ItsHarnessesShareAPrivateTmpdirRemovedWithTheSession) {
   EXPECT_FALSE(std::filesystem::exists(tmpdir)) << "removed after its harness was killed";
 }
 
+// Issue 22, point 9: the command's folder, given, is where every session of the command keeps its
+// reference outputs, so a sweep's searches reuse what its run step computed; it outlives them.
+TEST(HarnessSession, SessionsGivenTheCommandsFolderShareItAndLeaveIt) {
+  testing::TempDir dir, command;
+  const auto harness = testing::write_executable(
+      dir, "outputs-harness",
+      "#!/bin/sh\nread -r line\n"
+      "echo \"{\\\"ok\\\":true,\\\"tmpdir\\\":\\\"$TMPDIR\\\",\\\"outputs\\\":"
+      "\\\"$KBLASTER_REFERENCE_OUTPUTS\\\"}\"\nexec sleep 100\n");
+  std::string own;
+  for (int i = 0; i < 2; ++i) {
+    HarnessSession session(harness, SandboxPolicy{}, command.path());
+    auto answer = session.call({{"op", "hello"}}, 5.0);
+    ASSERT_TRUE(answer.ok()) << answer.error().message;
+    EXPECT_EQ(answer->at("outputs").get<std::string>(), command.path().string());
+    own = answer->at("tmpdir").get<std::string>();
+    EXPECT_NE(own, command.path().string()) << "each session still has a TMPDIR of its own";
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(command.path())) << "the command's, not the session's";
+  EXPECT_FALSE(std::filesystem::exists(own));
+}
+
 TEST(HarnessSession, AMissingHarnessIsUnavailable) {
   HarnessSession session("/kblaster/no/such/harness");
   auto hello = session.call({{"op", "hello"}}, 5.0);
