@@ -5,6 +5,7 @@
 #include "eval/gpu_run.h"
 #include "eval/provenance.h"
 #include "eval/seed_source.h"
+#include "eval/verify_step.h"
 #include "gpu/compiler.h"
 #include "kb/seed.h"
 #include "kb/store.h"
@@ -100,6 +101,8 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
       clocks.push_back(ab.value("sm_mhz", 0.0));
     r.kernels.push_back({b.spec->name, std::move(*written), ""});
   }
+  // What the references cost the search: each child is checked against outputs kept by seed.
+  say_reference_work(session.progress, "optimize: ", run.gpu->client->reference_work());
   record_sm_clock(r.provenance, clocks);
   if (ledger) {
     const TokenTotals totals = ledger->run();
