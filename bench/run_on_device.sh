@@ -257,7 +257,7 @@ status=$?
 if [ "$fresh_out" = yes ]; then
   big=$(find "$OUT" -type f -size +8M ! -name '*.gz' ! -name '*.tgz')
   if [ -n "$big" ]; then
-    while IFS= read -r f; do gzip -9 "$f"; done <<<"$big"
+    while IFS= read -r f; do gzip -9f "$f"; done <<<"$big"
     echo "gzipped $(wc -l <<<"$big") file(s) over 8 MiB (the device tool returns files up to 16 MiB)"
   fi
 fi
@@ -275,4 +275,6 @@ elif [ "$files" -gt 8 ]; then
     [ "$parts" -gt 8 ] && echo "warning: $parts parts; the device tool returns only 8 files"
   fi
 fi
+too_big=$(find "$OUT" -type f -size +16M ! -name 'all.tgz.part-*')
+[ -n "$too_big" ] && echo "warning: over the device tool's 16 MiB, so not returned: $too_big"
 exit "$status"

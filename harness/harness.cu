@@ -205,23 +205,29 @@ OutputSnapshot Harness::expected_outputs(const nlohmann::json& against, std::uin
 }
 
 OutputSnapshot Harness::reference_launch(EntryFn fn, void** args, const std::string& what,
-                                         const char* cause) {
+                                         const char* cause, std::size_t loaded_as_reference) {
   Workload& w = workload();
-  // Damage a candidate left in this context (a pending error, a wild write) can make a sound
-  // reference fail: then only a fresh context can tell whose failure it is.
-  const char* blame = candidates_launched_ ? kCauseFreshContext : cause;
-  const std::string after =
-      candidates_launched_ ? " (after a candidate ran in this CUDA context)" : "";
+  // Damage another candidate left in this process (a pending error, a wild write, whatever its
+  // static initialisers or eagerly loaded module did) can make a sound reference fail: then only
+  // a process holding just the reference can tell whose failure it is.
+  const bool others = candidates_launched_ || candidates_.size() > loaded_as_reference;
+  const char* blame = others ? kCauseFreshContext : cause;
+  const std::string after = others ? " (beside other candidates in this CUDA context)" : "";
   LaunchTiming t;
-  reference_launching_ = true;
+  struct Flag {  // set while the reference launches, whatever way the launch ends
+    bool& on;
+    explicit Flag(bool& f) : on(f) { on = true; }
+    ~Flag() { on = false; }
+  };
   try {
+    const Flag launching(reference_launching_);
     // Untimed, so not held: its first call may load modules, which waits for the device.
     t = launch(fn, args, kPoisonA, {}, Hold::no);
   } catch (const HarnessFailure& failure) {
-    reference_launching_ = false;
+    // Only a fault (the context is lost) is the launch's; any other failure is the harness's own.
+    if (sticky_error_.empty()) throw;
     throw ReferenceFailure(what + " faulted" + after + ": " + failure.what(), blame);
   }
-  reference_launching_ = false;
   if (t.entry_status != 0)
     throw ReferenceFailure(what + " failed" + after + ": " +
                                cudaGetErrorName(static_cast<cudaError_t>(t.entry_status)),
@@ -235,7 +241,7 @@ OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
   Workload& w = workload();
   if (against.is_object())
     return reference_launch(candidate(against.at("candidate")), w.candidate_args(),
-                            "the candidate used as reference", kCauseBase);
+                            "the candidate used as reference", kCauseBase, 1);
   if (!reference_) throw HarnessFailure("verify against the reference, but none was loaded");
   if (reference_->kind == ReferenceKind::python) {
     w.prepare_cpu_reference();  // host copies, converted to the reference's types
@@ -248,7 +254,7 @@ OutputSnapshot Harness::outputs_of(const nlohmann::json& against) {
     return w.cpu_reference_outputs();
   }
   return reference_launch(reinterpret_cast<EntryFn>(reference_->object->symbol()),
-                          w.gpu_reference_args(), "the GPU reference", kCauseReference);
+                          w.gpu_reference_args(), "the GPU reference", kCauseReference, 0);
 }
 
 }  // namespace kblaster::harness

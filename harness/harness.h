@@ -75,10 +75,12 @@ class Harness {
   // The outputs of the reference, or of candidate `against`, run now.
   OutputSnapshot outputs_of(const nlohmann::json& against);
   // Launches `fn` as the reference (`what` names it in messages) and reads its outputs. Throws
-  // ReferenceFailure when it fails: with `cause`, or with kCauseFreshContext once a candidate
-  // has launched in this CUDA context, which may have left the damage.
+  // ReferenceFailure when it fails or faults: with `cause` when nothing else could have done it,
+  // else with kCauseFreshContext: a candidate has launched in this CUDA context, or more are
+  // loaded than `loaded_as_reference` (1 when `fn` is a loaded candidate used as the reference).
+  // A failure of the harness's own CUDA calls, with no fault, stays a HarnessFailure.
   OutputSnapshot reference_launch(EntryFn fn, void** args, const std::string& what,
-                                  const char* cause);
+                                  const char* cause, std::size_t loaded_as_reference);
   // The reference's work since the last call, as answered: {seconds, runs, reused, shared}
   // (`shared`: how many of the reused came from an earlier harness of the session).
   nlohmann::json take_reference_stats();
@@ -121,7 +123,8 @@ class Harness {
   // must not happen while the stream is held and timed.
   std::vector<bool> warmed_;
   std::string sticky_error_;
-  bool candidates_launched_ = false;  // a candidate has launched in this CUDA context
+  bool candidates_launched_ = false;  // a candidate has launched in this CUDA context (not as
+                                      // the reference)
   bool reference_launching_ = false;  // launch() is running the reference, not a candidate
 };
 

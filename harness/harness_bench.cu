@@ -105,6 +105,7 @@ nlohmann::json Harness::sample_unheld(const nlohmann::json& request) {
     w.poison_outputs(poison, rig_->stream());
     rig_->flush_l2();
     KBH_CUDA(cudaDeviceSynchronize());
+    candidates_launched_ = true;  // not through launch(), which notes it for the others
     const auto start = std::chrono::steady_clock::now();
     const int status = entry(w.candidate_args(), rig_->stream());
     const cudaError_t synced = cudaDeviceSynchronize();

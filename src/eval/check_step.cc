@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/launch_plan.h"
-#include "core/precondition.h"
+#include "eval/base_reference.h"
 #include "eval/verify_sizes.h"
 
 namespace kblaster {
@@ -16,24 +16,6 @@ std::string outcome(const KernelBuild* b) {
   if (!b->result.ok()) return build_outcome_name(b->result.outcome);
   if (b->reference && !b->reference->ok()) return "reference_failed";
   return build_outcome_name(b->result.outcome);
-}
-
-// Head's spec narrowed to the sizes base can run at, for a verification against base's output:
-// each size of head's that base's `requires` reject is left out, with a line that says so.
-std::vector<std::string> keep_sizes_base_accepts(const KernelSpec& base, KernelSpec& head) {
-  std::vector<std::string> lines;
-  std::vector<std::map<std::string, std::int64_t>> kept;
-  for (const auto& size : head.sizes) {
-    if (auto why = first_broken(base.preconditions, precondition_scalars(base, size))) {
-      lines.push_back(size_label(head, size) +
-                      " left out of the verification against base: base requires " + *why);
-      head.left_out.emplace_back(size, "base requires " + *why);
-    } else {
-      kept.push_back(size);
-    }
-  }
-  head.sizes = std::move(kept);
-  return lines;
 }
 
 std::string ratio_text(const Comparison& c) {
@@ -163,27 +145,41 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   objects.push_back(k.head->result.object.string());
   const int head = evidence.has_base ? 1 : 0;
   const Against against = evidence.has_reference ? Against{} : Against{0};
-  KernelSpec verified = spec;
-  if (!evidence.has_reference) {
-    for (const auto& line : keep_sizes_base_accepts(*k.base->spec, verified))
-      session.progress << "check: " << k.name << " " << line << "\n";
-    if (verified.sizes.empty()) {
-      evidence.base_failure = "its `requires` reject every size head declares";
+  std::vector<SizeVerdict> sizes;
+  if (evidence.has_reference) {
+    KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
+    auto verified = verify_at_every_size(*gpu.client, spec, head, seeds, against);
+    if (!verified) return verified.error();
+    sizes = std::move(*verified);
+  } else {  // against base's output (decide_check stopped above without a base)
+    const KernelSpec& base = *k.base->spec;
+    if (std::string why = why_base_cannot_be_the_reference(base, spec); !why.empty()) {
+      evidence.base_failure = why;
       decided();
       return Ok{};
     }
-  }
-  KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
-  auto sizes = verify_at_every_size(*gpu.client, verified, head, seeds, against);
-  if (!sizes && gpu.client->last_failure() == HarnessFailure::base_failed) {
+    const BaseCheckSizes plan = sizes_to_check_against_base(base, spec);
+    for (const auto& line : plan.left_out)
+      session.progress << "check: " << k.name << " " << line << "\n";
+    KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
+    auto checked = verify_against_base(*gpu.client, spec, plan, seeds);
+    if (!checked) return checked.error();
     // A bug of base's own (one head may fix) is no reason to stop the check, nor head's failure.
-    evidence.base_failure = "it fails when run: " + sizes.error().message;
-    decided();
-    return Ok{};
+    for (const auto& line : checked->base_failed)
+      session.progress << "check: " << k.name << " " << line << "\n";
+    if (checked->verdicts.empty()) {
+      evidence.base_failure =
+          checked->base_failed.empty()
+              ? "it accepts none of the sizes to check (" + std::to_string(plan.left_out.size()) +
+                    " left out)"
+              : "it fails at every size it accepts; " + checked->base_failed.front();
+      decided();
+      return Ok{};
+    }
+    sizes = std::move(checked->verdicts);
   }
-  if (!sizes) return sizes.error();
   evidence.verified = true;
-  evidence.head_failure = first_failure(*sizes);
+  evidence.head_failure = first_failure(sizes);
   // Base and head are timed at the first size both accept (`requires`).
   KernelSpec timed = spec;
   if (evidence.has_base) {

@@ -66,7 +66,7 @@ std::string describe_verdict(const CheckVerdict& v) {
                       "no relative error: no expected value is a normal float (integer outputs, "
                       "or only zeros, subnormals, infinities or NaNs)")) +
            ")" +
-           (v.detail.value("synchronizes", false)
+           (v.detail.is_object() && v.detail.value("synchronizes", false)
                 ? std::string("; the launcher waits for the GPU (a device sync, or cudaFree of a "
                               "workspace), so it was verified unheld, without the check for work "
                               "outside its stream, and is timed by wall time: "

@@ -193,16 +193,32 @@ Result<CheckVerdict> HarnessClient::failure_verdict(const Error& error, Request 
 
 Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std::uint64_t>& seeds,
                                            const Tolerance& tolerance, const Against& against) {
-  auto r = call({{"op", "verify"},
-                 {"candidate", candidate},
-                 {"seeds", seeds},
-                 {"tolerance", tolerance_json(tolerance)},
-                 {"against", against_json(against)}},
-                timeouts_.launch_s);
-  if (!r && runner_.last_failure() == HarnessFailure::reference_suspect)
-    return settle_reference_failure(r.error(), seeds, against);
-  if (!r && runner_.last_failure() == HarnessFailure::base_failed)
-    restart();  // a fault of the base's leaves the CUDA context unusable
+  const nlohmann::json request = {{"op", "verify"},
+                                  {"candidate", candidate},
+                                  {"seeds", seeds},
+                                  {"tolerance", tolerance_json(tolerance)},
+                                  {"against", against_json(against)}};
+  auto r = call(request, timeouts_.launch_s);
+  if (!r && runner_.last_failure() == HarnessFailure::reference_suspect) {
+    // Whose failure it was shows with the reference alone in a process of its own (an Error with
+    // the reference's cause when it fails there too). Passing there, this candidate is verified
+    // again in a fresh context of the whole load; failing beside it again, the failure is its.
+    KB_TRY(run_reference_alone(seeds, against));
+    KB_TRY(fresh_context());
+    r = call(request, timeouts_.launch_s);
+    if (!r && runner_.last_failure() == HarnessFailure::reference_suspect) {
+      restart();
+      return CheckVerdict{false, verdict_reason_name(VerdictReason::launch_error),
+                          "the reference passes alone and fails beside this candidate, in a "
+                          "fresh CUDA context too: the candidate damages it (" +
+                              r.error().message + ")",
+                          nlohmann::json::object()};
+    }
+  }
+  // A refusal the reference or the base caused may have left the CUDA context unusable.
+  if (!r && (runner_.last_failure() == HarnessFailure::base_failed ||
+             r.error().kind == ErrorKind::config))
+    restart();
   if (!r) return failure_verdict(r.error(), Request::launch);
   note_reference_work(*r);
   auto verdict =
@@ -219,28 +235,41 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against, 
       {"op", "bench_prepare"}, {"seed", seed}, {"against", against_json(against)}};
   if (!expected) request["expected"] = false;
   auto r = call(request, timeouts_.launch_s);
-  if (!r && runner_.last_failure() == HarnessFailure::reference_suspect) {
-    // Alone in a fresh context, a failure of the reference is its own.
+  if (!r && expected && runner_.last_failure() == HarnessFailure::reference_suspect) {
+    // Alone in a process of its own, a failure of the reference is its own (an Error with its
+    // cause); passing there, it is tried once more in a fresh context of the whole load.
+    KB_TRY(run_reference_alone({seed}, against));
     KB_TRY(fresh_context());
     r = call(request, timeouts_.launch_s);
   }
-  if (!r && runner_.last_failure() == HarnessFailure::base_failed) restart();
+  if (!r && (runner_.last_failure() == HarnessFailure::base_failed ||
+             r.error().kind == ErrorKind::config))
+    restart();
   if (!r) return r.error();
   note_reference_work(*r);
   return Ok{};
 }
 
-Result<CheckVerdict> HarnessClient::settle_reference_failure(
-    const Error& suspect, const std::vector<std::uint64_t>& seeds, const Against& against) {
-  KB_TRY(fresh_context());
-  // bench_prepare runs just the reference on each seed's inputs: no candidate has run before it
-  // there, so a failure is the reference's (or the base's) and ends this with its cause.
-  for (const std::uint64_t seed : seeds) KB_TRY(bench_prepare(seed, against));
-  return CheckVerdict{false, verdict_reason_name(VerdictReason::launch_error),
-                      "the reference failed after this candidate ran in the same CUDA context, "
-                      "and passes alone in a fresh one: the candidate left the context damaged (" +
-                          suspect.message + ")",
-                      nlohmann::json::object()};
+Status HarnessClient::run_reference_alone(const std::vector<std::uint64_t>& seeds,
+                                          const Against& against) {
+  const nlohmann::json whole_load = last_load_, whole_setup = last_setup_;
+  nlohmann::json alone = whole_load;
+  alone["candidates"] = nlohmann::json::array();
+  if (against.candidate)
+    alone["candidates"].push_back(whole_load.at("candidates").at(*against.candidate));
+  restart();
+  const Status ran = [&]() -> Status {
+    KB_TRY(send_load(alone));
+    if (!whole_setup.is_null()) KB_TRY(setup(whole_setup));
+    // bench_prepare runs just the reference on each seed's inputs.
+    for (const std::uint64_t seed : seeds)
+      KB_TRY(bench_prepare(seed, against.candidate ? Against{0} : against));
+    return Ok{};
+  }();
+  restart();  // the next call reaches a fresh harness, which restore_if_lost gives the whole load
+  last_load_ = whole_load;
+  last_setup_ = whole_setup;
+  return ran;
 }
 
 void HarnessClient::note_reference_work(const nlohmann::json& answer) {

@@ -131,15 +131,18 @@ class HarnessClient {
   Status fresh_context();
   // A launch that never finishes, kills the harness or garbles its answer is a
   // CheckVerdict (reason "timeout", "crashed" or "bad_response"), not an Error; the
-  // next call starts a new harness. A reference that fails after a candidate ran in its CUDA
-  // context is run alone in a fresh one: failing there it is an Error with the reference's cause
-  // (config, or HarnessFailure::base_failed for check's base), else the candidate's launch_error.
+  // next call starts a new harness. A reference that fails beside candidates (loaded, or run in
+  // its CUDA context) is run alone in a process of its own: failing there it is an Error with the
+  // reference's cause (config, or HarnessFailure::base_failed for check's base); passing, the
+  // candidate is verified again in a fresh context, and a reference that fails beside it again
+  // is its launch_error.
   Result<CheckVerdict> verify(int candidate, const std::vector<std::uint64_t>& seeds,
                               const Tolerance& tolerance, const Against& against);
   // Fresh bench inputs from `seed`, and (with `expected`) the outputs a recheck compares
   // against, from the reference or candidate `against`. Without `expected` the reference does
   // not run, and recheck is refused until the next bench_prepare with it. A reference that
-  // fails after candidates ran in the CUDA context is tried once more in a fresh context.
+  // fails beside candidates is run alone (failing there, an Error with its cause), then tried
+  // once more in a fresh context.
   Status bench_prepare(std::uint64_t seed, const Against& against, bool expected = true);
   // One sample per entry of `order`; with `calls` > 1 each is a hot batch of that many
   // launcher calls, its time per call (docs/harness-protocol.md); `unheld`, the wall time of one
@@ -180,11 +183,10 @@ class HarnessClient {
   // its answer); `error` otherwise.
   enum class Request { launch, recheck };  // what the failed request was doing
   Result<CheckVerdict> failure_verdict(const Error& error, Request request) const;
-  // verify's answer after the reference failed (`suspect`) where a candidate had run: the
-  // reference on each seed alone in a fresh CUDA context decides whose failure it was.
-  Result<CheckVerdict> settle_reference_failure(const Error& suspect,
-                                                const std::vector<std::uint64_t>& seeds,
-                                                const Against& against);
+  // Runs the reference (or candidate `against`, loaded alone) on each seed in a harness holding
+  // nothing else, so a failure there is its own: an Error with its cause. Leaves the harness
+  // ended, and the whole last load and setup to be restored by the next restore_if_lost.
+  Status run_reference_alone(const std::vector<std::uint64_t>& seeds, const Against& against);
   HarnessRunner& runner_;
   HarnessTimeouts timeouts_;
   std::uint64_t loaded_generation_ = 0;    // the harness that holds last_load_; 0 = none

@@ -154,7 +154,8 @@ class FakeHarnessRunner final : public HarnessRunner {
     if (failure != HarnessFailure::refused && failure != HarnessFailure::base_failed &&
         failure != HarnessFailure::reference_suspect)
       alive_ = false;
-    return Error::io(message);
+    // As a real session says a base's failure: the base revision's, not kblaster's.
+    return failure == HarnessFailure::base_failed ? Error::config("", message) : Error::io(message);
   }
 
   std::map<std::string, Handler> handlers_;
