@@ -66,6 +66,7 @@ CheckProblem problem_of(KernelVerdict v) {
     case KernelVerdict::build_failed:
     case KernelVerdict::regression:
     case KernelVerdict::rejected:
+    case KernelVerdict::unverified:  // a changed kernel nothing could check: fail closed
       return CheckProblem::error;
     default:
       return CheckProblem::none;

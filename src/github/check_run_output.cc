@@ -30,7 +30,8 @@ std::string clip(std::string text, std::size_t limit) {
 }  // namespace
 
 bool is_failed_verdict(std::string_view verdict) {
-  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED";
+  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED" ||
+         verdict == "UNVERIFIED";
 }
 
 std::string_view check_conclusion(const nlohmann::json& check) {

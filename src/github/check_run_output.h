@@ -22,8 +22,8 @@ struct Annotation {
 // GitHub takes at most this many annotations per create or update request.
 inline constexpr std::size_t kAnnotationsPerRequest = 50;
 
-// Whether a check verdict's name says head is wrong or broken: REGRESSION, BUILD_FAILED
-// or REJECTED (check's "error" problems), whatever fail_on says.
+// Whether a check verdict's name says head is wrong, broken or unchecked: REGRESSION,
+// BUILD_FAILED, REJECTED or UNVERIFIED (check's "error" problems), whatever fail_on says.
 bool is_failed_verdict(std::string_view verdict);
 
 // The conclusion of `check` (a check result value) under its own `fail_on`:

@@ -63,6 +63,7 @@ TEST(DecideCheck, FollowsTheEvidenceInTheOrderCheckGathersIt) {
   e.base_declared = true;
   EXPECT_EQ(decide_check(e).verdict, V::unverified);
   EXPECT_EQ(decide_check(e).reason, "no reference, and base did not build");
+  EXPECT_EQ(problem_of(V::unverified), CheckProblem::error) << "a changed kernel left unchecked";
 
   e.has_reference = true;
   EXPECT_EQ(decide_check(e).verdict, V::pending) << "a reference, so it must be verified first";

@@ -21,6 +21,12 @@ TEST(CheckRunOutput, TheConclusionFollowsTheResultsOwnFailOn) {
   never["fail_on"] = "never";
   EXPECT_EQ(check_conclusion(never), "success");
 
+  // A changed kernel nothing could check fails closed, as check's exit code does.
+  auto unverified = testing::h200_fixture("CommentOnlyEditIsSame.json");
+  unverified["kernels"][0]["verdict"] = "UNVERIFIED";
+  unverified["fail_on"] = "error";
+  EXPECT_EQ(check_conclusion(unverified), "failure");
+
   auto skipped = testing::h200_fixture("CommentOnlyEditIsSame.json");
   skipped["kernels"][0]["verdict"] = "SKIPPED";
   EXPECT_EQ(check_conclusion(skipped), "neutral") << "nothing was measured";
