@@ -59,6 +59,10 @@ TEST_F(SweepOnDevice, AShardRunsThenSearchesEachOfItsKernelsWithinItsBudget) {
           << "a search keeps to --kernel-time, its last step and final A/B aside";
   }
   EXPECT_THAT(r.err, HasSubstr("sweep: shard 1/2 (--shard): "));
+  // ... and do: a search reads the outputs the run step's harness left in the command's folder.
+  if (!value["optimize_files"].empty())
+    EXPECT_THAT(r.err, ::testing::ContainsRegex("optimize: references: [^\n]* [1-9][0-9]* from "
+                                                "an earlier harness's files"));
   // Each searched kernel's cost is in the KB for the next split.
   auto stats = testing::run_kblaster(
       {"kb", "stats", "--kb", (work.path() / "kb.sqlite").string(), "--json"});
