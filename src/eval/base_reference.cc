@@ -20,7 +20,9 @@ std::string why_base_cannot_be_the_reference(const KernelSpec& base, const Kerne
   as_head.sizes = head.sizes;
   as_head.declared_sizes = head.declared_sizes;
   as_head.tolerance = head.tolerance;
-  if (auto same = check_same_workload(as_head, head); !same) return same.error().message;
+  if (!check_same_workload(as_head, head))
+    return "base and head declare different arguments (names, types, roles, shapes, fills or "
+           "scalars), stream use or constants, so base cannot be called as head is";
   return "";
 }
 
