@@ -50,6 +50,7 @@ Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& 
                                       const std::vector<std::uint64_t>& seeds) {
   BaseCheck out;
   for (const auto& size : sizes.sizes) {
+    KB_TRY(harness.restore_if_lost());  // a base that failed left a fresh, empty harness
     KernelSpec one = head;
     one.sizes = {size};
     auto verdicts = verify_at_every_size(harness, one, 1, seeds, Against{0});

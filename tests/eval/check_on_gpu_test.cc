@@ -99,6 +99,9 @@ TEST_F(CheckOnGpu, ASizeWhereBaseFailsIsLeftOutAndHeadIsCheckedAtTheRest) {
   const Status status = check_on_gpu(k, gpu, {1, 2, 3}, CompareFlags{}, session, row);
   ASSERT_TRUE(status.ok()) << status.error().describe();
   EXPECT_EQ(verified_at(), (std::vector<std::int64_t>{1024, 1001}));
+  EXPECT_THAT(runner->ops(),
+              ::testing::ElementsAre("load", "setup", "verify", "load", "setup", "setup", "verify"))
+      << "the harness base's failure ended is given the load again before the next size";
   EXPECT_EQ(row.verdict, KernelVerdict::regression) << row.reason;
   EXPECT_THAT(progress.str(), ::testing::HasSubstr("check: scale n=1024 left out of the "
                                                    "verification against base: base fails "
