@@ -45,13 +45,17 @@ BaseCheckSizes sizes_to_check_against_base(const KernelSpec& base, const KernelS
   return out;
 }
 
-Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& head,
-                                      const BaseCheckSizes& sizes,
+Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& base,
+                                      const KernelSpec& head, const BaseCheckSizes& sizes,
                                       const std::vector<std::uint64_t>& seeds) {
   BaseCheck out;
+  // The pull request sets head's tolerance: base's, where it is stricter, still holds.
+  KernelSpec checked = head;
+  checked.tolerance.rtol = std::min(base.tolerance.rtol, head.tolerance.rtol);
+  checked.tolerance.atol = std::min(base.tolerance.atol, head.tolerance.atol);
   for (const auto& size : sizes.sizes) {
     KB_TRY(harness.restore_if_lost());  // a base that failed left a fresh, empty harness
-    KernelSpec one = head;
+    KernelSpec one = checked;
     one.sizes = {size};
     auto verdicts = verify_at_every_size(harness, one, 1, seeds, Against{0});
     if (!verdicts && harness.last_failure() == HarnessFailure::base_failed) {

@@ -37,10 +37,11 @@ struct BaseCheck {
   std::vector<std::string> base_failed;
 };
 // Verifies head at each of `sizes`, one size at a time, so a size where base fails (the harness
-// says HarnessFailure::base_failed) is left out and the next one tried. Errors are harness
-// failures that are neither head's verdicts nor base's failures.
-Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& head,
-                                      const BaseCheckSizes& sizes,
+// says HarnessFailure::base_failed) is left out and the next one tried; at the stricter of base's
+// and head's tolerances, since head's is the pull request's. Errors are harness failures that
+// are neither head's verdicts nor base's failures.
+Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& base,
+                                      const KernelSpec& head, const BaseCheckSizes& sizes,
                                       const std::vector<std::uint64_t>& seeds);
 
 }  // namespace kblaster

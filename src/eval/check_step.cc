@@ -163,7 +163,7 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
     for (const auto& line : plan.left_out)
       session.progress << "check: " << k.name << " " << line << "\n";
     KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
-    auto checked = verify_against_base(*gpu.client, spec, plan, seeds);
+    auto checked = verify_against_base(*gpu.client, base, spec, plan, seeds);
     if (!checked) return checked.error();
     // A bug of base's own (one head may fix) is no reason to stop the check, nor head's failure.
     for (const auto& line : checked->base_failed)

@@ -252,6 +252,8 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against, 
 
 Status HarnessClient::run_reference_alone(const std::vector<std::uint64_t>& seeds,
                                           const Against& against) {
+  if (last_load_.is_null())
+    return Error::internal("the reference was to run alone, but nothing was ever loaded");
   const nlohmann::json whole_load = last_load_, whole_setup = last_setup_;
   nlohmann::json alone = whole_load;
   alone["candidates"] = nlohmann::json::array();

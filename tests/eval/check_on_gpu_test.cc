@@ -136,6 +136,24 @@ TEST_F(CheckOnGpu, ABaseThatFailsAtEverySizeLeavesHeadUnverified) {
   EXPECT_THAT(runner->ops(), ::testing::Not(::testing::Contains("sample")));
 }
 
+// Head's tolerance is the pull request's: against base's output, base's holds where stricter.
+TEST_F(CheckOnGpu, APullRequestCannotLoosenTheToleranceHeadIsCheckedAgainstBaseWith) {
+  const Config base = load(), head = load("tolerance = { rtol = 1e30, atol = 1e30 }\n");
+  const KernelBuild base_build = built(base.kernels.at(0), "/cache/objects/base.so");
+  const KernelBuild head_build = built(head.kernels.at(0), "/cache/objects/head.so");
+  runner->max_calls = 60;
+  runner->on("verify", [](const json&) -> Result<json> {
+    return json{{"verdict", testing::harness_verdict(true, "", "", json::object())}};
+  });
+  const CheckedKernel k{"scale", "source_changed", &base_build, &head_build};
+  CheckRow row = build_row(k);
+  (void)check_on_gpu(k, gpu, {1}, CompareFlags{}, session, row);
+  const auto sent = runner->sent("verify");
+  ASSERT_FALSE(sent.empty());
+  EXPECT_EQ(sent[0]["tolerance"]["rtol"], base.kernels.at(0).tolerance.rtol);
+  EXPECT_EQ(sent[0]["tolerance"]["atol"], base.kernels.at(0).tolerance.atol);
+}
+
 // Base is called with head's arguments: a pull request that changes them leaves nothing base's
 // output can check, said before any GPU work.
 TEST_F(CheckOnGpu, HeadWithOtherArgumentsCannotBeCheckedAgainstBase) {
