@@ -7,6 +7,7 @@
 #include "core/definition_line.h"
 #include "core/input_limits.h"
 #include "core/result_envelope.h"
+#include "eval/definition_change.h"
 #include "eval/gpu_context.h"
 #include "eval/seed_source.h"
 
@@ -51,12 +52,17 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
   }
 
   std::vector<CheckedKernel> kernels;
+  std::vector<std::vector<std::string>> changes;  // per row: how head changed its own check
   for (const auto& t : inputs.targets) {
     CheckedKernel k{t.kernel, t.why, nullptr, nullptr};
     if (t.base_name) k.base = find_build(run.base_builds, *t.base_name);
     if (t.at_head) k.head = find_build(run.head_builds, t.kernel);
     kernels.push_back(k);
     run.rows.push_back(build_row(k));
+    changes.push_back(k.base && k.head ? check_definition_changes(*k.base->spec, *k.head->spec)
+                                       : std::vector<std::string>{});
+    for (const auto& change : changes.back())
+      session.progress << "check: " << k.name << ": " << change << "\n";
     if (k.head) {
       run.rows.back().source = k.head->spec->source;
       run.rows.back().line = launcher_line(inputs.head.repo.root, *k.head->spec);
@@ -66,7 +72,11 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
   const bool needs_gpu = std::any_of(run.rows.begin(), run.rows.end(), [](const CheckRow& r) {
     return r.verdict == KernelVerdict::pending;
   });
-  auto finished = [&run]() -> CheckRun {
+  auto finished = [&run, &changes]() -> CheckRun {
+    // Said beside whatever verdict the row got, so a reviewer sees what the PR changed.
+    for (std::size_t i = 0; i < run.rows.size(); ++i)
+      for (const auto& change : changes[i])
+        run.rows[i].reason += (run.rows[i].reason.empty() ? "" : "; ") + change;
     stamp_finished(run.provenance);
     return std::move(run);
   };

@@ -202,6 +202,29 @@ TEST(CheckCli, KernelChecksOnlyTheNamedKernelsOfTheRange) {
   }
 }
 
+// A pull request may loosen how its own kernel is checked: said in progress and beside the
+// verdict (here SKIPPED, without a device), so a reviewer sees it.
+TEST(CheckCli, AHeadThatLoosensItsOwnToleranceIsSaidBesideItsVerdict) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  ChangedRepo repo;
+  std::string config = kConfig;
+  config.replace(config.find("name = \"uses_header\""), 20,
+                 "name = \"uses_header\"\ntolerance = { rtol = 0.5, atol = 0.5 }");
+  repo.git.write("kblaster.toml", config);
+  const auto head = repo.git.commit("loosen");
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         head, "--cache-dir", cache.path().string(), "--kernel", "uses_header"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("check: uses_header: head loosens its tolerance (rtol 0.0001 -> "
+                               "0.5, atol 1e-05 -> 0.5)"));
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
+  EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(),
+              HasSubstr("no CUDA device; head loosens its tolerance"));
+}
+
 TEST(CheckCli, AKernelNamedButNotHitIsNotChecked) {
   ChangedRepo repo;
   testing::TempDir cache;

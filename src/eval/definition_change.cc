@@ -1,0 +1,34 @@
+#include "eval/definition_change.h"
+
+#include <sstream>
+
+namespace kblaster {
+namespace {
+
+std::string named(const ReferenceSpec& r) {
+  if (r.kind == ReferenceSpec::Kind::base_revision) return "base's output";
+  return r.path + ":" + r.function + (r.train ? " (train mode)" : "");
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+std::vector<std::string> check_definition_changes(const KernelSpec& base, const KernelSpec& head) {
+  std::vector<std::string> out;
+  const ReferenceSpec &was = base.reference, &now = head.reference;
+  if (was.kind != now.kind || was.path != now.path || was.function != now.function ||
+      was.train != now.train)
+    out.push_back("head changes its reference from " + named(was) + " to " + named(now));
+  const Tolerance &a = base.tolerance, &b = head.tolerance;
+  if (b.rtol > a.rtol || b.atol > a.atol)
+    out.push_back("head loosens its tolerance (rtol " + number(a.rtol) + " -> " + number(b.rtol) +
+                  ", atol " + number(a.atol) + " -> " + number(b.atol) + ")");
+  return out;
+}
+
+}  // namespace kblaster

@@ -1,0 +1,18 @@
+// What a pull request changed in how its own kernel is checked. check verifies head against the
+// reference and tolerance head declares, which the pull request may change; these changes are
+// said beside the verdict, so a reviewer sees them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/kernel_spec.h"
+
+namespace kblaster {
+
+// Each change of `head` against `base` that makes head's check another or a looser one: its
+// reference repointed, added or dropped, its reference mode changed, or its tolerance loosened,
+// as "head loosens its tolerance (rtol 1e-4 -> 0.1)". Empty when none.
+std::vector<std::string> check_definition_changes(const KernelSpec& base, const KernelSpec& head);
+
+}  // namespace kblaster

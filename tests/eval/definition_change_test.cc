@@ -1,0 +1,36 @@
+// What a pull request changed in how its own kernel is checked, said beside check's verdict.
+#include "eval/definition_change.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace kblaster {
+namespace {
+
+KernelSpec with(ReferenceSpec reference, Tolerance tolerance) {
+  KernelSpec k;
+  k.name = "scale";
+  k.reference = std::move(reference);
+  k.tolerance = tolerance;
+  return k;
+}
+
+TEST(CheckDefinitionChanges, ARepointedReferenceAndALooserToleranceAreSaid) {
+  const ReferenceSpec cpu{ReferenceSpec::Kind::cpu, "k/ref.cpp", "scale_ref", false};
+  const KernelSpec base = with(cpu, {1e-4, 1e-5});
+  EXPECT_TRUE(check_definition_changes(base, base).empty());
+  EXPECT_TRUE(check_definition_changes(base, with(cpu, {1e-5, 1e-6})).empty())
+      << "a stricter tolerance checks more, not less";
+  ReferenceSpec mine = cpu;
+  mine.path = "k/mine.cpp";
+  EXPECT_THAT(check_definition_changes(base, with(mine, {0.1, 1e-5})),
+              ::testing::ElementsAre(
+                  "head changes its reference from k/ref.cpp:scale_ref to k/mine.cpp:scale_ref",
+                  "head loosens its tolerance (rtol 0.0001 -> 0.1, atol 1e-05 -> 1e-05)"));
+  EXPECT_THAT(check_definition_changes(base, with(ReferenceSpec{}, {1e-4, 1e-5})),
+              ::testing::ElementsAre(
+                  "head changes its reference from k/ref.cpp:scale_ref to base's output"));
+}
+
+}  // namespace
+}  // namespace kblaster
