@@ -310,8 +310,18 @@ def main():
                                f"KBLASTER_PYTHON)"}
         except Exception as e:  # the module's own failure: say it with where it happened
             where = traceback.extract_tb(e.__traceback__)[-1]
-            answer = {"ok": False, "error": f"{type(e).__name__}: {e} (at "
-                                            f"{os.path.basename(where.filename)}:{where.lineno})"}
+            said = (f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:"
+                    f"{where.lineno})")
+            # Out of memory (torch's OutOfMemoryError, the host's MemoryError) is the machine's,
+            # as a missing package is ("missing": kblaster says it as exit 3): the GPU is shared
+            # with the candidates the harness holds.
+            if isinstance(e, MemoryError) or any(
+                    c.__name__ == "OutOfMemoryError" for c in type(e).__mro__):
+                answer = {"ok": False, "missing": True,
+                          "error": f"out of memory running the reference, on a GPU shared with "
+                                   f"the candidates under test: {said}"}
+            else:
+                answer = {"ok": False, "error": said}
         protocol.write(json.dumps(answer) + "\n")
 
 

@@ -170,6 +170,16 @@ TEST_F(PythonReferenceTest, EachFailureNamesTheModuleAndSaysWhy) {
   PythonReference no_package(module("import kblaster_no_such_package\n" + std::string(kScaleAdd)),
                              "Model", "python3");
   EXPECT_EQ(cause(no_package), kCauseEnvironment);
+  // Out of memory is the machine's too (the GPU is shared with the candidates under test).
+  const std::string no_room = module(
+      "import torch\nclass Model(torch.nn.Module):\n"
+      "    def forward(self, x, y):\n        raise MemoryError('no room')\n");
+  PythonReference out_of_memory(no_room, "Model", "python3");
+  EXPECT_EQ(cause(out_of_memory), kCauseEnvironment);
+  PythonReference out_of_memory_again(no_room, "Model", "python3");
+  EXPECT_THAT(failure(out_of_memory_again),
+              HasSubstr("out of memory running the reference, on a GPU shared with the candidates "
+                        "under test: MemoryError: no room"));
 }
 
 TEST_F(PythonReferenceTest, TheModulesOwnErrorIsSaidWithWhereAndKeptShort) {
