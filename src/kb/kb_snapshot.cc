@@ -1,26 +1,11 @@
 #include "kb/kb_snapshot.h"
 
-#include <stdlib.h>
-
 #include <array>
-#include <cstring>
 #include <fstream>
 
 #include "kb/sqlite.h"
 
 namespace kblaster {
-
-// Owns the temporary folder: removes it once. Copy deleted: two owners would remove it twice.
-struct KbSnapshot::Folder {
-  std::filesystem::path path;
-  Folder() = default;
-  Folder(const Folder&) = delete;
-  Folder& operator=(const Folder&) = delete;
-  ~Folder() {
-    std::error_code ignored;  // a leftover temporary folder is not worth failing the command for
-    std::filesystem::remove_all(path, ignored);
-  }
-};
 
 Status check_kb_file(const std::filesystem::path& path, const std::string& flag) {
   std::error_code ec;
@@ -60,13 +45,11 @@ std::string copy_kb(const std::filesystem::path& from, const std::filesystem::pa
 Result<KbSnapshot> KbSnapshot::take(const std::filesystem::path& path, const std::string& flag) {
   KB_TRY(check_kb_file(path, flag));
   const std::string named = path.string() + " (" + flag + ")";
-  std::string pattern = (std::filesystem::temp_directory_path() / "kblaster-kb-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
+  auto folder = std::make_unique<ScratchFolder>("kblaster-kb");
+  if (folder->path().empty())
     return Error::environment("cannot make a temporary folder to read " + named + ": " +
-                              std::strerror(errno));
-  auto folder = std::make_unique<Folder>();
-  folder->path = pattern;
-  const auto copy = folder->path / "kb.sqlite";
+                              folder->why());
+  const auto copy = folder->path() / "kb.sqlite";
   if (const std::string failure = copy_kb(path, copy); !failure.empty())
     return Error::environment(named + ": " + failure);
   auto store = Store::open(copy);
@@ -80,7 +63,7 @@ Result<KbSnapshot> KbSnapshot::take(const std::filesystem::path& path, const std
   return KbSnapshot(std::move(folder), std::move(*store));
 }
 
-KbSnapshot::KbSnapshot(std::unique_ptr<Folder> folder, Store store)
+KbSnapshot::KbSnapshot(std::unique_ptr<ScratchFolder> folder, Store store)
     : folder_(std::move(folder)), store_(std::move(store)) {}
 KbSnapshot::KbSnapshot(KbSnapshot&&) noexcept = default;
 KbSnapshot::~KbSnapshot() = default;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "core/scratch_folder.h"
 #include "core/status.h"
 #include "kb/store.h"
 
@@ -34,9 +35,9 @@ class KbSnapshot {
   Store& store() { return *store_; }
 
  private:
-  struct Folder;  // removes the temporary folder when destroyed
-  KbSnapshot(std::unique_ptr<Folder> folder, Store store);
-  std::unique_ptr<Folder> folder_;  // declared first, so the store closes before it is removed
+  KbSnapshot(std::unique_ptr<ScratchFolder> folder, Store store);
+  // The copy's folder, declared first, so the store closes before it is removed.
+  std::unique_ptr<ScratchFolder> folder_;
   std::optional<Store> store_;
 };
 

@@ -1,10 +1,6 @@
 #include "kernelbench/problem_describer.h"
 
-#include <stdlib.h>
-
-#include <cerrno>
-#include <cstring>
-
+#include "core/scratch_folder.h"
 #include "gpu/filter_process.h"
 #include "kernelbench/describe_problem_script.h"
 
@@ -14,20 +10,11 @@ Result<KernelBenchProblem> describe_problem(const std::filesystem::path& path,
                                             const DescribeOptions& options) {
   const std::string file = path.filename().string();
   // Python writes nowhere but a directory of its own, removed after it.
-  std::error_code ec;
-  const auto tmp = std::filesystem::temp_directory_path(ec);
-  std::string scratch =
-      ((ec ? std::filesystem::path("/tmp") : tmp) / "kblaster-describe-XXXXXX").string();
-  if (!::mkdtemp(scratch.data()))
+  const ScratchFolder folder("kblaster-describe");
+  if (folder.path().empty())
     return Error::environment("cannot create a directory to describe " + file +
-                              " in: " + std::strerror(errno));
-  struct Remove {
-    std::string dir;
-    ~Remove() {
-      std::error_code ec;
-      std::filesystem::remove_all(dir, ec);
-    }
-  } remove{scratch};
+                              " in: " + folder.why());
+  const std::string scratch = folder.path().string();
   FilterOptions filter;
   filter.working_dir = scratch;
   filter.sandbox.filesystem = FilesystemIsolation::when_available;
