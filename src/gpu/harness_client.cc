@@ -85,6 +85,9 @@ Result<nlohmann::json> HarnessClient::call(nlohmann::json request, double timeou
     if (f == HarnessFailure::timeout || f == HarnessFailure::crashed ||
         f == HarnessFailure::bad_response)
       loaded_generation_ = 0;  // that harness was killed or died, and its state with it
+    // A refusal the reference or the base caused (a fault, say) may have left the CUDA context
+    // unusable: the next call reaches a fresh harness.
+    if (f == HarnessFailure::base_failed || answer.error().kind == ErrorKind::config) restart();
   }
   return answer;
 }
@@ -215,10 +218,6 @@ Result<CheckVerdict> HarnessClient::verify(int candidate, const std::vector<std:
                           nlohmann::json::object()};
     }
   }
-  // A refusal the reference or the base caused may have left the CUDA context unusable.
-  if (!r && (runner_.last_failure() == HarnessFailure::base_failed ||
-             r.error().kind == ErrorKind::config))
-    restart();
   if (!r) return failure_verdict(r.error(), Request::launch);
   note_reference_work(*r);
   auto verdict =
@@ -242,9 +241,6 @@ Status HarnessClient::bench_prepare(std::uint64_t seed, const Against& against, 
     KB_TRY(fresh_context());
     r = call(request, timeouts_.launch_s);
   }
-  if (!r && (runner_.last_failure() == HarnessFailure::base_failed ||
-             r.error().kind == ErrorKind::config))
-    restart();
   if (!r) return r.error();
   note_reference_work(*r);
   return Ok{};

@@ -192,6 +192,20 @@ TEST_F(HarnessClientTest, ARefusedVerifyStaysAnErrorWithTheHarnessMessage) {
   EXPECT_EQ(runner.last_failure(), HarnessFailure::refused);
 }
 
+// A refusal the reference caused (a GPU reference that faulted, say) may have left the context
+// unusable: the next call reaches a fresh harness, not one that answers every request with it.
+TEST_F(HarnessClientTest, AReferencesRefusalRestartsTheHarness) {
+  runner.on("verify", [](const json&) -> Result<json> {
+    return Error::config("",
+                         "harness refused 'verify': the GPU reference faulted: "
+                         "cudaErrorIllegalAddress");
+  });
+  auto verdict = client.verify(0, {1}, tolerance, Against{});
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(verdict.error().kind, ErrorKind::config);
+  EXPECT_EQ(runner.restarts, 1);
+}
+
 TEST_F(HarnessClientTest, ALostContextRestartsTheHarness) {
   runner.on("verify", [](const json&) -> Result<json> {
     return json{{"verdict", harness_verdict(false, "launch_error", "illegal address",
