@@ -42,7 +42,8 @@
 #                                           family (stream or tiny; default both) its base against
 #                                           itself (SLOWDOWN 0), its twin (twin: the same
 #                                           code as another module) and against each slower variant
-#                                           (1 1_5 2 3 5 10; default all), `compare --repeat
+#                                           (1 1_5 2 3 5 10; default all; or a B kernel's
+#                                           own name, as tiny_fma_8), `compare --repeat
 #                                           RUNS` each, into $OUT/power/, then
 #                                           bench/power_table.py over them. Split a study over
 #                                           several calls by family and slowdown
@@ -186,7 +187,12 @@ case "$what" in
     for family in $families; do
       if [ "$family" = tiny ]; then a=tiny_base; p=tiny_slower_; else a=base; p=slower_; fi
       for s in $slowdowns; do
-        if [ "$s" = 0 ]; then b=$a; elif [ "$s" = twin ]; then b=${a}_twin; else b=$p$s; fi
+        case $s in
+          0) b=$a ;;
+          twin) b=${a}_twin ;;
+          [0-9]*) b=$p$s ;;
+          *) b=$s ;;  # a kernel's own name: tiny_fma_8
+        esac
         "$D/kblaster" compare bench/compare_kernels --a "$a" --b "$b" --repeat "$runs" --json \
           >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
         echo "$a vs $b: $(tail -1 "$OUT/power/compare_${a}_$b.log")"
