@@ -30,10 +30,16 @@ def report(path):
         if start - edge > 0.5:
             stretches.append((edge, start))
         edge = max(edge, end)
+    builds = r["timeline"].get("build_waits", [])
+    if builds:
+        print("  waited for builds: %.1f s in %d waits (%.1f%% of the search)" %
+              (sum(e - s for s, e, _ in builds), len(builds),
+               100 * sum(e - s for s, e, _ in builds) / seconds))
     for a, b in stretches:
         waiting = sorted({p for s, e, p in model if s < b and a < e})
-        print("  idle %6.1f-%6.1f s (%4.1f s); model calls in flight: %s" %
-              (a, b, b - a, ", ".join(waiting) or "none"))
+        built = sum(min(b, e) - max(a, s) for s, e, _ in builds if s < b and a < e)
+        print("  idle %6.1f-%6.1f s (%4.1f s); model calls in flight: %s; waiting for builds %.1f s" %
+              (a, b, b - a, ", ".join(waiting) or "none", built))
 
 
 if __name__ == "__main__":

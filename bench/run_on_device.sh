@@ -62,6 +62,11 @@
 #                                           against the PyTorch references and benched with
 #                                           --baseline torch (only the KERNELs named, if any;
 #                                           import, verify and bench JSON and logs there)
+#   bench/run_on_device.sh compile-idle [KERNEL…]
+#                                           issue 21 B2: optimize (embedded policy, 105-s budget,
+#                                           fresh cache and KB) on bench/slow_compile, whose
+#                                           builds take seconds; results with their timelines
+#                                           and bench/idle_share.py's reading in $OUT/compile-idle
 #   bench/run_on_device.sh cmd ARGS…        kblaster ARGS
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -210,6 +215,24 @@ case "$what" in
       echo "bench process $i: exit $?"
     done
     python3 bench/spread.py "$OUT"/spread/bench-*.json | tee "$OUT/spread/spread.txt";;
+  compile-idle)
+    # Issue 21 B2: the embedded search on kernels whose builds take seconds (<cub/cub.cuh>), with
+    # a fresh compile cache and KB, so every child compiles; the timeline of each result holds the
+    # GPU's spans and the search's waits for builds.
+    R=$OUT/compile-idle
+    W=$(mktemp -d /tmp/kblaster-compile-idle.XXXXXX)
+    mkdir -p "$R"
+    kernels=()
+    for k in "$@"; do kernels+=(--kernel "$k"); done
+    "$D/kblaster" optimize bench/slow_compile "${kernels[@]}" --search-seed 7 --max-time 105 \
+      --cache-dir "$W/cache" --kb "$W/kb.sqlite" --out "$W/out" --json \
+      >"$R/optimize.json" 2>"$R/optimize.log"
+    echo "optimize on bench/slow_compile: exit $?"
+    for k in "$W"/out/*/result.json; do
+      cp "$k" "$R/$(basename "$(dirname "$k")").result.json"
+    done
+    grep -E "built in|^optimize|GPU idle" "$R/optimize.log" | head -20
+    python3 bench/idle_share.py "$R"/*.result.json | tee "$R/idle.txt";;
   llm-idle)
     n=$1; shift
     kernels=()

@@ -42,14 +42,21 @@ GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessC
       harness_(harness),
       clock_(clock),
       compiler_(compiler),
-      pool_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
+      pool_(setup_.build_workers ? setup_.build_workers
+                                 : build_workers_for(std::thread::hardware_concurrency())) {}
 
 void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
   for (const Candidate& c : likely_next) {
-    // Stay at most one round of builds ahead: more would queue compiles nobody takes.
-    if (pool_.pending() >= 2 * pool_.workers()) return;
+    // Stay at most one round of builds ahead: more would queue compiles nobody takes. Builds
+    // finished and not taken (guesses the search did not follow) hold no worker, so they do
+    // not count.
+    if (pool_.in_flight() >= 2 * pool_.workers()) return;
     start_build(c);
   }
+}
+
+bool GpuEvaluator::built(const Candidate& candidate) const {
+  return pool_.ready(candidate.fingerprint());
 }
 
 void GpuEvaluator::busy(double start, const char* what) {
@@ -104,7 +111,9 @@ Result<BuildResult> GpuEvaluator::build(const Candidate& c) {
   auto ahead = pool_.take(c.fingerprint());  // built in the background, or still building
   auto r = ahead ? std::move(*ahead)
                  : builder_.build(*setup_.spec, build_request_for(c, setup_.arch, *tree));
-  build_seconds_ += clock_.now_seconds() - start;
+  const double end = clock_.now_seconds();
+  build_seconds_ += end - start;
+  if (end - start >= 0.01) build_waits_.push_back({start, end, c.fingerprint()});
   return r;
 }
 

@@ -40,6 +40,8 @@ struct GpuEvaluatorSetup {
   Profiler* profiler = nullptr;  // must outlive the evaluator; its "why none" means
                                  // states from timing only
   MeasuredCeilings ceilings;
+  // Builds run ahead at once; 0: build_workers_for(the machine's hardware threads).
+  unsigned build_workers = 0;
 };
 
 // How `candidate` is built from the tree at `tree`: its arch (else `run_arch`),
@@ -71,6 +73,10 @@ class ResultProbe {
   // When it was busy, and with what ("verify", "verify and A/B", "ncu", "A/B"): the raw
   // timeline behind gpu_seconds, on the evaluator's clock. Empty where none is kept.
   virtual std::vector<BusySpan> gpu_spans() const { return {}; }
+  // When the search waited for a candidate's build (ahead in the background, or here), with
+  // the candidate's fingerprint: what kept the GPU idle while it compiled. Empty where none is
+  // kept.
+  virtual std::vector<BusySpan> build_waits() const { return {}; }
   // The part of gpu_seconds spent under ncu. ncu's wall time counts as busy, though much
   // of it is ncu's own host work between replays, so a report shows it beside the idle
   // share, which it lowers.
@@ -88,6 +94,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   void prefetch(const std::vector<Candidate>& likely_next) override;
   // Builds `next` on a background thread, even when prefetched builds fill the queue.
   void build_ahead(const Candidate& next) override;
+  bool built(const Candidate& candidate) const override;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
   // ncu runs once per candidate: later calls answer from that run.
   Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
@@ -104,6 +111,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   // run's GPU idle share.
   double gpu_seconds() const override { return gpu_seconds_; }
   std::vector<BusySpan> gpu_spans() const override { return spans_; }
+  std::vector<BusySpan> build_waits() const override { return build_waits_; }
   double profile_seconds() const override { return profile_seconds_; }
   double build_seconds() const { return build_seconds_; }
 
@@ -127,6 +135,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   BuildPool pool_;
   double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
   std::vector<BusySpan> spans_;
+  std::vector<BusySpan> build_waits_;  // waits of 10 ms or more
   int compares_ = 0;                                    // A/Bs timed so far
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
   struct Profiled {

@@ -1,8 +1,11 @@
 #include "gpu/build_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace kblaster {
+
+unsigned build_workers_for(unsigned cores) { return cores > 1 ? cores - 1 : 1; }
 
 BuildPool::BuildPool(unsigned workers)
     : workers_(std::max(1u, workers)),
@@ -10,34 +13,59 @@ BuildPool::BuildPool(unsigned workers)
 
 BuildPool::~BuildPool() {
   closing_->store(true);
-  for (auto& [key, job] : jobs_)
-    if (job.valid()) job.wait();
+  for (auto& [key, entry] : jobs_)
+    if (entry.result.valid()) entry.result.wait();
+  for (auto& f : released_)
+    if (f.valid()) f.wait();
 }
 
 void BuildPool::start(const std::string& key, Job job) {
   if (jobs_.count(key)) return;
+  std::erase_if(released_, [](const std::future<Result<BuildResult>>& f) {
+    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  });
   ++started_;
-  std::counting_semaphore<>* slots = slots_.get();
-  jobs_.emplace(
-      key, std::async(std::launch::async,
-                      [slots, closing = closing_, job = std::move(job)]() -> Result<BuildResult> {
-                        slots->acquire();
-                        struct Release {
-                          std::counting_semaphore<>* s;
-                          ~Release() { s->release(); }
-                        } release{slots};
-                        if (closing->load())
-                          return Error::internal("build dropped: the pool closed");
-                        return job();
-                      }));
+  Entry entry{
+      std::make_shared<std::atomic<bool>>(false), std::make_shared<Job>(std::move(job)), {}};
+  in_flight_->fetch_add(1);
+  entry.result = std::async(std::launch::async,
+                            [slots = slots_.get(), closing = closing_, in_flight = in_flight_,
+                             claimed = entry.claimed, job = entry.job]() -> Result<BuildResult> {
+                              struct Done {
+                                std::atomic<int>& n;
+                                ~Done() { n.fetch_sub(1); }
+                              } done{*in_flight};
+                              slots->acquire();
+                              struct Release {
+                                std::counting_semaphore<>* s;
+                                ~Release() { s->release(); }
+                              } release{slots};
+                              if (closing->load())
+                                return Error::internal("build dropped: the pool closed");
+                              if (claimed->exchange(true))
+                                return Error::internal("build taken before it started");
+                              return (*job)();
+                            });
+  jobs_.emplace(key, std::move(entry));
 }
 
 std::optional<Result<BuildResult>> BuildPool::take(const std::string& key) {
   auto it = jobs_.find(key);
   if (it == jobs_.end()) return std::nullopt;
-  Result<BuildResult> r = it->second.get();
+  Entry entry = std::move(it->second);
   jobs_.erase(it);
-  return r;
+  if (!entry.claimed->exchange(true)) {  // still queued: run it here rather than wait behind
+    released_.push_back(std::move(entry.result));  // the worker will find it claimed
+    return (*entry.job)();
+  }
+  return entry.result.get();
+}
+
+bool BuildPool::ready(const std::string& key) const {
+  auto it = jobs_.find(key);
+  return it != jobs_.end() &&
+         it->second.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
+         it->second.claimed->load();
 }
 
 }  // namespace kblaster

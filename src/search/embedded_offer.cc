@@ -47,13 +47,36 @@ std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offere
   return out;
 }
 
-PickedChild pick_child(const Proposal& p, RandomSource& random) {
+std::vector<Candidate> build_ahead_list(const std::map<std::string, Proposal>& siblings,
+                                        const std::map<std::string, Proposal>& if_faster,
+                                        const Candidate& chosen, int limit) {
+  const auto stay = likely_next(siblings, chosen, limit);
+  const auto move = likely_next(if_faster, chosen, limit);
+  std::vector<Candidate> out;
+  for (std::size_t i = 0; static_cast<int>(out.size()) < limit; ++i) {
+    if (i >= stay.size() && i >= move.size()) break;
+    if (i < stay.size()) out.push_back(stay[i]);
+    if (i < move.size() && static_cast<int>(out.size()) < limit) out.push_back(move[i]);
+  }
+  return out;
+}
+
+PickedChild pick_child(const Proposal& p, RandomSource& random,
+                       const std::function<bool(const Candidate&)>& built) {
   std::vector<const Candidate*> argued;
   for (const Candidate& c : p.children)
     if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
       argued.push_back(&c);
-  if (!argued.empty()) return {argued[random.index(argued.size())], p.because};
-  return {&p.children[random.index(p.children.size())], {}};
+  std::vector<const Candidate*> pool = argued;
+  if (pool.empty())
+    for (const Candidate& c : p.children) pool.push_back(&c);
+  if (built) {
+    std::vector<const Candidate*> ready;
+    for (const Candidate* c : pool)
+      if (built(*c)) ready.push_back(c);
+    if (!ready.empty()) pool = std::move(ready);
+  }
+  return {pool[random.index(pool.size())], argued.empty() ? std::string() : p.because};
 }
 
 }  // namespace kblaster

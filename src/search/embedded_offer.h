@@ -3,6 +3,7 @@
 // GPU measures), and the child a step takes from a technique's offer.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -31,13 +32,24 @@ std::map<std::string, Proposal> embedded_offers(const Candidate& parent,
 std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
                                    const Candidate& chosen, int limit);
 
+// What to build ahead while `chosen` is measured: the next step's likely children from
+// `siblings` (likely_next: `chosen` is not faster, the parent stays) taken in turn with those
+// from `if_faster` (`chosen`'s own offers: it is faster and becomes the parent); at most `limit`.
+std::vector<Candidate> build_ahead_list(const std::map<std::string, Proposal>& siblings,
+                                        const std::map<std::string, Proposal>& if_faster,
+                                        const Candidate& chosen, int limit);
+
 // The child a step evaluates, and why when the proposal argued for it.
 struct PickedChild {
   const Candidate* child;  // into the proposal
   std::string because;
 };
 
-// Drawn among the children `p` argues for while any is on offer, else among all.
-PickedChild pick_child(const Proposal& p, RandomSource& random);
+// Drawn among the children `p` argues for while any is on offer, else among all. Where some of
+// those are `built` already (ahead, in the background), the draw is among them: they are as
+// likely to be drawn as each other, and the GPU starts on one at once instead of waiting for a
+// compile. `built` may be empty.
+PickedChild pick_child(const Proposal& p, RandomSource& random,
+                       const std::function<bool(const Candidate&)>& built = {});
 
 }  // namespace kblaster

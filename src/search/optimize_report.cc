@@ -90,16 +90,23 @@ std::string reason_not_to_apply(const std::filesystem::path& file, const SearchR
 
 namespace {
 
-// The raw timeline behind gpu_idle_share: each stretch the GPU was busy and each call to the
-// model, as [start, end, what] in seconds from the search's start, within the search.
+// The raw timeline behind gpu_idle_share: each stretch the GPU was busy, each call to the
+// model and each wait for a build, as [start, end, what] in seconds from the search's start,
+// within the search.
 nlohmann::json timeline(const SearchResult& r, const ResultProbe& evaluator, double seconds) {
   const auto at = [&](double t) { return std::round((t - r.started_s) * 1e4) / 1e4; };
-  nlohmann::json gpu = nlohmann::json::array(), model = nlohmann::json::array();
-  for (const BusySpan& b : evaluator.gpu_spans())
-    if (b.start_s >= r.started_s && at(b.end_s) <= seconds)
-      gpu.push_back({at(b.start_s), at(b.end_s), b.what});
+  const auto within = [&](const std::vector<BusySpan>& spans) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const BusySpan& b : spans)
+      if (b.start_s >= r.started_s && at(b.end_s) <= seconds)
+        out.push_back({at(b.start_s), at(b.end_s), b.what});
+    return out;
+  };
+  nlohmann::json model = nlohmann::json::array();
   for (const ModelCall& c : r.model_calls) model.push_back({at(c.start_s), at(c.end_s), c.purpose});
-  return {{"gpu", std::move(gpu)}, {"model", std::move(model)}};
+  return {{"gpu", within(evaluator.gpu_spans())},
+          {"model", std::move(model)},
+          {"build_waits", within(evaluator.build_waits())}};
 }
 
 }  // namespace

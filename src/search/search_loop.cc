@@ -132,6 +132,8 @@ class Search {
   Status advance(Lane& lane);
   bool open_rollout(Lane& lane);
   Result<Took> take_step(Lane& lane);
+  // `offered` less the techniques --techniques leaves out.
+  std::map<std::string, Proposal> choosable(std::map<std::string, Proposal> offered) const;
   Status finish_step(Lane& lane, EvaluatedStep step);
   // Asks the model for the lesson of the measured step result.steps[index] (the textual
   // gradient), which the rollout's end collects.
@@ -249,13 +251,20 @@ Result<Search::Took> Search::take_step(Lane& lane) {
         std::move(*choice), std::move(predicted), std::move(state), lane.parent.fingerprint()};
     return Took::model_asked;
   }
-  const auto [picked, because] = pick_child(offered.at(choice->technique), random_);
+  const auto [picked, because] =
+      pick_child(offered.at(choice->technique), random_,
+                 [this](const Candidate& c) { return evaluator_.built(c); });
   Candidate child = *picked;
   progress_ << child.changes.back();
   if (!because.empty()) progress_ << " (" << because << ")";
   progress_ << "\n";
   seen_.insert(child.fingerprint());
-  evaluator_.prefetch(likely_next(offered, child, options_.prefetch));
+  // While the GPU measures `child`, build what the next step takes either way it goes.
+  evaluator_.prefetch(
+      build_ahead_list(choosable(offered),
+                       choosable(embedded_offers(child, lane.parent_state, spec_,
+                                                 options_.source_only, options_.gpu, seen_)),
+                       child, options_.prefetch));
   auto eval = evaluator_.evaluate(lane.parent, child);
   if (!eval) return eval.error();
   KB_TRY(finish_step(lane, {std::move(*choice),
@@ -464,7 +473,20 @@ Status Search::advance(Lane& lane) {
   return Ok{};
 }
 
+std::map<std::string, Proposal> Search::choosable(std::map<std::string, Proposal> offered) const {
+  if (!options_.only_techniques.empty())
+    std::erase_if(offered,
+                  [&](const auto& t) { return !options_.only_techniques.contains(t.first); });
+  return offered;
+}
+
 Result<SearchResult> Search::run() {
+  // The first step's children compile while the baseline is verified and profiled; its state is
+  // not known yet, so these are guesses from a state with no launch shape.
+  evaluator_.prefetch(
+      likely_next(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
+                                            options_.source_only, options_.gpu, seen_)),
+                  result_.baseline, options_.prefetch));
   auto state = evaluator_.state_of(result_.baseline);
   if (!state) return state.error();
   result_.baseline_state = result_.best_state = state->key;

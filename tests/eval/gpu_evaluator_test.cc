@@ -6,7 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/config_loader.h"
 #include "core/source_tree.h"
@@ -82,7 +84,8 @@ class GpuEvaluatorTest : public ::testing::Test {
     return evaluator(nvcc, work_dir, *ncu_profiler);
   }
   std::unique_ptr<GpuEvaluator> evaluator(Compiler& nvcc, const std::filesystem::path& work_dir,
-                                          Profiler& profiler, std::uint64_t timing_seeds = 0) {
+                                          Profiler& profiler, std::uint64_t timing_seeds = 0,
+                                          unsigned build_workers = 0) {
     GpuEvaluatorSetup s{.spec = &config.kernels.at(0),
                         .repo_root = repo.path(),
                         .work_dir = work_dir,
@@ -93,7 +96,8 @@ class GpuEvaluatorTest : public ::testing::Test {
                         .compare = {},
                         .timing_seeds = timing_seeds,
                         .profiler = &profiler,
-                        .ceilings = {}};
+                        .ceilings = {},
+                        .build_workers = build_workers};
     return std::make_unique<GpuEvaluator>(s, nvcc, client, clock);
   }
   Candidate child(const std::string& from, const std::string& to) {
@@ -172,6 +176,33 @@ TEST_F(GpuEvaluatorTest, APrefetchedChildIsBuiltAheadAndUsed) {
             next.source);
   EXPECT_EQ(testing::read_text(repo.path() / "k/scale.cu"), kSource)
       << "the user's file is untouched";
+}
+
+// Issue 21 B2: builds of guesses the search did not follow finish and are never taken. They
+// used to count against the pool's queue for good, so after a few steps nothing more was
+// built ahead and every child compiled while the GPU waited.
+TEST_F(GpuEvaluatorTest, GuessesNobodyTookDoNotStopLaterBuildsAhead) {
+  KB_REQUIRE_NVCC(nvcc);
+  ncu_profiler = std::make_unique<NcuProfiler>(std::nullopt, "no ncu in tests");
+  auto ev = evaluator(*nvcc, work.path(), *ncu_profiler, 0, /*build_workers=*/1);
+  auto wait_built = [&](const Candidate& c) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!ev->built(c) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return ev->built(c);
+  };
+  const Candidate a = child("kThreads = 256", "kThreads = 32"),
+                  b = child("kThreads = 256", "kThreads = 64"),
+                  c = child("kThreads = 256", "kThreads = 512");
+  EXPECT_FALSE(ev->built(a)) << "nothing asked for yet";
+  ev->prefetch({a, b});  // one worker: two in flight at most
+  ASSERT_TRUE(wait_built(a));
+  ASSERT_TRUE(wait_built(b));
+  ev->prefetch({c});  // a and b were never taken: the search went elsewhere
+  EXPECT_TRUE(wait_built(c)) << "built ahead though two earlier guesses were never taken";
+  auto e = ev->evaluate(baseline, c);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->outcome, StepOutcome::faster) << e->detail;
 }
 
 TEST_F(GpuEvaluatorTest, AnOutputFolderInsideTheRepositoryIsNotCopiedIntoTrees) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <thread>
 
 namespace kblaster {
@@ -83,6 +84,59 @@ TEST(BuildPool, ClosingDropsQueuedJobsAndWaitsForRunningOnes) {
   }  // closes: the running job finishes, the queued ones do not run
   EXPECT_GE(ran.load(), 1);
   EXPECT_LT(ran.load(), 8);
+}
+
+// Issue 21 B2: guesses the search did not follow are finished and never taken. Counted as in
+// flight, they used to stop prefetching for good after a few steps that moved the parent.
+TEST(BuildPool, AFinishedJobNobodyTookHoldsNoWorker) {
+  BuildPool pool(1);
+  pool.start("guess", []() -> Result<BuildResult> { return built("guess"); });
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!pool.ready("guess") && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(pool.ready("guess"));
+  EXPECT_EQ(pool.pending(), 1u) << "still there to be taken";
+  EXPECT_EQ(pool.in_flight(), 0u) << "but holding no worker";
+  EXPECT_FALSE(pool.ready("never started"));
+}
+
+// The child the GPU waits for must not wait behind guesses queued before it.
+TEST(BuildPool, AQueuedJobIsRunByItsTakerAtOnce) {
+  BuildPool pool(1);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> slow_started{false};
+  pool.start("slow guess", [&, released]() -> Result<BuildResult> {
+    slow_started = true;
+    released.wait();
+    return built("slow");
+  });
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!slow_started.load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(slow_started.load()) << "the one worker is busy with the guess";
+  std::thread::id ran_on;
+  pool.start("needed", [&]() -> Result<BuildResult> {
+    ran_on = std::this_thread::get_id();
+    return built("needed");
+  });
+  EXPECT_EQ(pool.in_flight(), 2u);
+  auto needed = pool.take("needed");  // would block until release if it waited for the worker
+  ASSERT_TRUE(needed.has_value());
+  ASSERT_TRUE(needed->ok());
+  EXPECT_EQ((*needed)->summary, "needed");
+  EXPECT_EQ(ran_on, std::this_thread::get_id()) << "run on the taker's thread";
+  release.set_value();
+  auto slow = pool.take("slow guess");
+  ASSERT_TRUE(slow.has_value());
+  EXPECT_EQ((*slow)->summary, "slow");
+}
+
+TEST(BuildPool, WorkersAreTheCoresButOne) {
+  EXPECT_EQ(build_workers_for(16), 15u);
+  EXPECT_EQ(build_workers_for(2), 1u);
+  EXPECT_EQ(build_workers_for(1), 1u);
+  EXPECT_EQ(build_workers_for(0), 1u) << "hardware_concurrency() may not know";
 }
 
 TEST(BuildPool, AFailedBuildComesBackAsItsError) {

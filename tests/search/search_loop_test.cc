@@ -27,13 +27,18 @@ class ScriptedEvaluator final : public Evaluator {
  public:
   std::vector<Candidate> evaluated;
   std::vector<Candidate> prefetched;
+  std::vector<std::vector<Candidate>> prefetch_calls;
+  std::vector<std::string> calls;  // "prefetch", "state_of", "evaluate", in order
   int profiles = 0;
   LaunchShape launch;  // what the grid_undersized profile reports
   void prefetch(const std::vector<Candidate>& next) override {
+    calls.push_back("prefetch");
+    prefetch_calls.push_back(next);
     prefetched.insert(prefetched.end(), next.begin(), next.end());
   }
   Result<Evaluation> evaluate(const Candidate& parent, const Candidate& child) override {
     (void)parent;
+    calls.push_back("evaluate");
     evaluated.push_back(child);
     Evaluation e;
     const std::string& t = child.path.back();
@@ -54,6 +59,7 @@ class ScriptedEvaluator final : public Evaluator {
     return e;
   }
   Result<PerfState> state_of(const Candidate& c) override {
+    calls.push_back("state_of");
     ++profiles;
     PerfState s;
     s.key = c.source.find("kThreads = 32;") != std::string::npos
@@ -109,6 +115,46 @@ TEST_F(SearchLoopTest, FindsTheVerifiedSpeedupAndKeepsItsPath) {
   // While a child is measured, children of other techniques are handed over to build ahead.
   ASSERT_FALSE(evaluator.prefetched.empty());
   for (const auto& c : evaluator.prefetched) EXPECT_EQ(c.path.size(), c.changes.size());
+}
+
+// Issue 21 B2: compiles of 2-6 s left the GPU idle when the search moved to a faster child,
+// whose own children nobody had started to build.
+TEST_F(SearchLoopTest, WhileAChildIsMeasuredWhatFollowsEitherWayIsBuiltAhead) {
+  evaluator.launch = {64.0, 132.0};
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_GE(evaluator.calls.size(), 3u);
+  EXPECT_EQ(evaluator.calls[0], "prefetch")
+      << "the first step's children compile while the baseline is profiled";
+  EXPECT_EQ(evaluator.calls[1], "state_of");
+  for (const Candidate& c : evaluator.prefetch_calls.at(0)) {
+    EXPECT_EQ(c.path.size(), 1u) << "children of the baseline";
+  }
+  ASSERT_FALSE(evaluator.prefetch_calls.at(0).empty());
+  // The first step's prefetch (the second call) holds children of the child being measured,
+  // which the next step takes if it is faster, beside its siblings.
+  ASSERT_GE(evaluator.prefetch_calls.size(), 2u);
+  ASSERT_FALSE(evaluator.evaluated.empty());
+  const Candidate& first = evaluator.evaluated.front();
+  bool sibling = false, grandchild = false;
+  for (const Candidate& c : evaluator.prefetch_calls.at(1)) {
+    EXPECT_NE(c.fingerprint(), first.fingerprint()) << "never the child being measured";
+    if (c.path.size() == 1) sibling = true;
+    if (c.path.size() == 2 && c.changes.front() == first.changes.front()) grandchild = true;
+  }
+  EXPECT_TRUE(sibling) << "children of the same parent, in case it is not faster";
+  EXPECT_TRUE(grandchild) << "children of the child, in case it is";
+  EXPECT_LE(evaluator.prefetch_calls.at(1).size(), static_cast<std::size_t>(options.prefetch));
+}
+
+TEST_F(SearchLoopTest, OnlyTheTechniquesAskedForAreBuiltAhead) {
+  evaluator.launch = {64.0, 132.0};
+  options.only_techniques = {"restrict_pointers", "launch_geometry_tuning"};
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_FALSE(evaluator.prefetched.empty());
+  for (const Candidate& c : evaluator.prefetched)
+    EXPECT_TRUE(options.only_techniques.contains(c.path.back())) << c.path.back();
 }
 
 TEST_F(SearchLoopTest, LaunchGeometryTakesTheBlockSizeTheProfileArguesFor) {
