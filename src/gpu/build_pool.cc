@@ -4,6 +4,31 @@
 #include <chrono>
 
 namespace kblaster {
+namespace {
+
+// A job's life on its worker thread: it waits for a slot unless take() claimed it first, and
+// runs only if it claims the job itself and the pool is not closing.
+Result<BuildResult> run_on_worker(std::counting_semaphore<>* slots,
+                                  std::shared_ptr<std::atomic<bool>> closing,
+                                  std::shared_ptr<std::atomic<int>> in_flight,
+                                  std::shared_ptr<std::atomic<bool>> claimed,
+                                  std::shared_ptr<BuildPool::Job> job) {
+  struct Done {
+    std::atomic<int>& n;
+    ~Done() { n.fetch_sub(1); }
+  } done{*in_flight};
+  if (claimed->load()) return Error::internal("build taken before it started");
+  slots->acquire();
+  struct Release {
+    std::counting_semaphore<>* s;
+    ~Release() { s->release(); }
+  } release{slots};
+  if (closing->load()) return Error::internal("build dropped: the pool closed");
+  if (claimed->exchange(true)) return Error::internal("build taken before it started");
+  return (*job)();
+}
+
+}  // namespace
 
 unsigned build_workers_for(unsigned cores) { return cores > 1 ? cores - 1 : 1; }
 
@@ -28,24 +53,8 @@ void BuildPool::start(const std::string& key, Job job) {
   Entry entry{
       std::make_shared<std::atomic<bool>>(false), std::make_shared<Job>(std::move(job)), {}};
   in_flight_->fetch_add(1);
-  entry.result = std::async(std::launch::async,
-                            [slots = slots_.get(), closing = closing_, in_flight = in_flight_,
-                             claimed = entry.claimed, job = entry.job]() -> Result<BuildResult> {
-                              struct Done {
-                                std::atomic<int>& n;
-                                ~Done() { n.fetch_sub(1); }
-                              } done{*in_flight};
-                              slots->acquire();
-                              struct Release {
-                                std::counting_semaphore<>* s;
-                                ~Release() { s->release(); }
-                              } release{slots};
-                              if (closing->load())
-                                return Error::internal("build dropped: the pool closed");
-                              if (claimed->exchange(true))
-                                return Error::internal("build taken before it started");
-                              return (*job)();
-                            });
+  entry.result = std::async(std::launch::async, run_on_worker, slots_.get(), closing_, in_flight_,
+                            entry.claimed, entry.job);
   jobs_.emplace(key, std::move(entry));
 }
 
