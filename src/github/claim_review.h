@@ -15,8 +15,9 @@ namespace kblaster {
 
 // The answer to one claim; claim_verdict_name gives each its stable name.
 enum class ClaimVerdict {
-  confirmed,           // verified, significantly faster, and the claim is within the CI or below
-  overstated,          // verified and faster, but by less than claimed (above the CI)
+  confirmed,           // verified, significantly faster, and the claim at most the CI's upper end
+                       // widened by kBetweenMachines (the claim was measured on another machine)
+  overstated,          // verified and faster, but by less than claimed (above that)
   not_faster,          // verified, but not significantly faster (same, slower or undecided)
   fails_verification,  // head fails verification, does not build, or its timing was rejected
   not_measured,        // the check did not measure it (not changed by the PR, skipped, …)

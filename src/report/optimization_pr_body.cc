@@ -5,6 +5,7 @@
 #include "report/number_text.h"
 #include "report/reproduce_commands.h"
 #include "report/result_reader.h"
+#include "report/speedup_caveat.h"
 
 namespace kblaster {
 namespace {
@@ -127,9 +128,10 @@ std::string techniques(const PrKernel& k) {
   }
   out += "\n";
   if (!carried_form(k.entry).is_null())
-    out += "These are the steps of the search's best, which needed build settings; this pull "
-           "request carries them as the source form above. The profile below is of that best, "
-           "built with its settings.\n\n";
+    out +=
+        "These are the steps of the search's best, which needed build settings; this pull "
+        "request carries them as the source form above. The profile below is of that best, "
+        "built with its settings.\n\n";
   if (k.view->profile) return out + profile_delta_markdown(*k.view);
   const std::string missing = text_at(k.entry, "profile_delta_missing");
   return out + "No profile delta" + (missing.empty() ? "" : ": " + markdown_escape(missing)) +
@@ -190,7 +192,8 @@ Result<std::string> optimization_pr_body(const json& result, const OptimizationP
            markdown_escape(text_at(k.entry.value("speedup", json()), "verdict")) + " |\n";
   out +=
       "\nSpeedup: base time / new time, from a final interleaved A/B of the two; the CI is "
-      "its 99% interval.\n\n### Verification\n\n";
+      "its 99% interval. " +
+      speedup_caveat() + "\n\n### Verification\n\n";
   for (const PrKernel& k : kernels) out += verification(k, result);
   std::string forms;
   for (const PrKernel& k : kernels) forms += written_as_source(k);

@@ -4,6 +4,7 @@
 
 #include "report/number_text.h"
 #include "report/provenance_facts.h"
+#include "report/speedup_caveat.h"
 #include "report/view_fields.h"
 
 namespace kblaster {
@@ -178,6 +179,7 @@ Result<ResultView> read_optimize(const JsonField& root) {
   auto skipped = root["skipped"].optional_string();
   if (!skipped) return skipped.error();
   if (!skipped->empty()) view.notes.push_back(*skipped);
+  if (reports_a_speedup(view)) view.notes.push_back(speedup_caveat());
   return view;
 }
 

@@ -8,6 +8,7 @@
 
 #include "h200_fixtures.h"
 #include "report/reproduce_commands.h"
+#include "report/speedup_caveat.h"
 
 namespace kblaster {
 namespace {
@@ -35,6 +36,8 @@ TEST(OptimizationPrBody, SaysTheSpeedupWithItsCIAndHowItWasVerified) {
                                "result does not list them)"))
       << "this result predates `sizes`";
   EXPECT_THAT(*body, HasSubstr("- final A/B: FASTER: B/A 0.8265"));
+  EXPECT_THAT(*body, HasSubstr("its 99% interval. " + speedup_caveat()))
+      << "issue 21 B: a speedup is one GPU's; another of the same model can differ beyond its CI";
 }
 
 TEST(OptimizationPrBody, CarriesThePathTheProfileDeltaTheLessonsAndTheCommands) {

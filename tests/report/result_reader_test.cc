@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "report/speedup_caveat.h"
 #include "test_paths.h"
 
 namespace kblaster {
@@ -75,6 +76,18 @@ TEST(ResultReader, ReadsAnOptimizeResult) {
   ASSERT_TRUE(matmul.roofline);
   ASSERT_EQ(matmul.roofline->points.size(), 2u);
   EXPECT_EQ(matmul.roofline->points[0].intensity, 256.0) << "2·M·N·K over the minimum bytes";
+  EXPECT_THAT(view->notes, ElementsAre(speedup_caveat()))
+      << "issue 21 B: a verified speedup is one GPU's; another of the same model differed more";
+}
+
+TEST(ResultReader, AnOptimizeResultWithNoSpeedupHasNoCaveat) {
+  auto optimize = fixture("tests/eval/fixtures/h200/optimize_softmax_slow_matmul_naive.json");
+  optimize["kernels"] = nlohmann::json::array({{{"kernel", "scale_rows"},
+                                                {"status", "skipped"},
+                                                {"skip_reason", "the baseline does not build"}}});
+  auto view = read_result(optimize, "o.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_TRUE(view->notes.empty());
 }
 
 // The real H200 run with the LLM policy (a scripted answer set, not a model): the model's
@@ -130,7 +143,7 @@ TEST(ResultReader, SkippedKernelsAndResultsSayWhy) {
   EXPECT_EQ(k.finding, Finding::skipped);
   EXPECT_EQ(k.reason, "the baseline does not build");
   EXPECT_FALSE(k.ratio);
-  EXPECT_THAT(view->notes, ElementsAre("no CUDA device present"));
+  EXPECT_THAT(view->notes, ElementsAre("no CUDA device present", speedup_caveat()));
   optimize["kernels"][2].erase("skip_reason");
   EXPECT_EQ(read_result(optimize, "o.json").error().message,
             "o.json: field `kernels[2].skip_reason`: missing; expected a string");
