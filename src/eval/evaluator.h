@@ -41,12 +41,6 @@ class Evaluator {
   // while the model reviews it): an evaluator may start building it now, however many
   // prefetched builds wait. The default ignores it.
   virtual void build_ahead(const Candidate& next) { (void)next; }
-  // Whether `candidate`'s build has finished in the background, so evaluating it would go to
-  // the GPU at once. The default knows of no background builds.
-  virtual bool built(const Candidate& candidate) const {
-    (void)candidate;
-    return false;
-  }
 };
 
 }  // namespace kblaster

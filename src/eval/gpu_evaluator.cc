@@ -83,12 +83,14 @@ Result<std::filesystem::path> GpuEvaluator::write_tree(const Candidate& c) {
   const auto tree = setup_.work_dir / "trees" / key;
   std::error_code ec;
   std::filesystem::remove_all(tree, ec);
-  DirectoryTree repo(setup_.repo_root);
+  // The repository does not change during a search: list it once, not per tree (every step
+  // writes trees for its guesses on the search's thread, before the GPU starts).
+  if (!repo_files_) repo_files_ = DirectoryTree(setup_.repo_root).list_files();
   // An output folder inside the repository must not be copied into every tree.
   const std::string own =
       std::filesystem::relative(setup_.work_dir, setup_.repo_root, ec).generic_string();
   const bool inside = !ec && !own.empty() && !own.starts_with("..");
-  for (const auto& f : repo.list_files()) {
+  for (const auto& f : *repo_files_) {
     if (f == setup_.spec->source) continue;
     if (inside && (f == own || f.starts_with(own + "/"))) continue;
     const auto to = tree / f;

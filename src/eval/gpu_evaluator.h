@@ -94,7 +94,8 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   void prefetch(const std::vector<Candidate>& likely_next) override;
   // Builds `next` on a background thread, even when prefetched builds fill the queue.
   void build_ahead(const Candidate& next) override;
-  bool built(const Candidate& candidate) const override;
+  // Whether `candidate`'s build has finished in the background (take() would not wait).
+  bool built(const Candidate& candidate) const;
   // The candidate's full profile under ncu; nullopt (with `why` set) without one.
   // ncu runs once per candidate: later calls answer from that run.
   Result<std::optional<ProfileReport>> profile(const Candidate& candidate,
@@ -135,9 +136,10 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   BuildPool pool_;
   double gpu_seconds_ = 0.0, profile_seconds_ = 0.0, build_seconds_ = 0.0;
   std::vector<BusySpan> spans_;
-  std::vector<BusySpan> build_waits_;  // waits of 10 ms or more
+  std::vector<BusySpan> build_waits_;                   // waits of 10 ms or more
   int compares_ = 0;                                    // A/Bs timed so far
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
+  std::optional<std::vector<std::string>> repo_files_;  // the repository's files, listed once
   struct Profiled {
     std::optional<ProfileReport> report;
     std::string why;  // when there is no report

@@ -7,24 +7,25 @@ namespace kblaster {
 namespace {
 
 // A job's life on its worker thread: it waits for a slot unless take() claimed it first, and
-// runs only if it claims the job itself and the pool is not closing.
+// runs only if it claims the job itself and the pool is not closing. Whoever claims the job
+// takes it out of `in_flight` when done with it: take() at once, the worker at its end.
 Result<BuildResult> run_on_worker(std::counting_semaphore<>* slots,
                                   std::shared_ptr<std::atomic<bool>> closing,
                                   std::shared_ptr<std::atomic<int>> in_flight,
                                   std::shared_ptr<std::atomic<bool>> claimed,
                                   std::shared_ptr<BuildPool::Job> job) {
-  struct Done {
-    std::atomic<int>& n;
-    ~Done() { n.fetch_sub(1); }
-  } done{*in_flight};
   if (claimed->load()) return Error::internal("build taken before it started");
   slots->acquire();
   struct Release {
     std::counting_semaphore<>* s;
     ~Release() { s->release(); }
   } release{slots};
-  if (closing->load()) return Error::internal("build dropped: the pool closed");
   if (claimed->exchange(true)) return Error::internal("build taken before it started");
+  struct Done {
+    std::atomic<int>& n;
+    ~Done() { n.fetch_sub(1); }
+  } done{*in_flight};
+  if (closing->load()) return Error::internal("build dropped: the pool closed");
   return (*job)();
 }
 
@@ -53,8 +54,13 @@ void BuildPool::start(const std::string& key, Job job) {
   Entry entry{
       std::make_shared<std::atomic<bool>>(false), std::make_shared<Job>(std::move(job)), {}};
   in_flight_->fetch_add(1);
-  entry.result = std::async(std::launch::async, run_on_worker, slots_.get(), closing_, in_flight_,
-                            entry.claimed, entry.job);
+  try {
+    entry.result = std::async(std::launch::async, run_on_worker, slots_.get(), closing_, in_flight_,
+                              entry.claimed, entry.job);
+  } catch (...) {  // no thread: the job never runs, so it is not in flight
+    in_flight_->fetch_sub(1);
+    throw;
+  }
   jobs_.emplace(key, std::move(entry));
 }
 
@@ -64,6 +70,7 @@ std::optional<Result<BuildResult>> BuildPool::take(const std::string& key) {
   Entry entry = std::move(it->second);
   jobs_.erase(it);
   if (!entry.claimed->exchange(true)) {  // still queued: run it here rather than wait behind
+    in_flight_->fetch_sub(1);
     released_.push_back(std::move(entry.result));  // the worker will find it claimed
     return (*entry.job)();
   }

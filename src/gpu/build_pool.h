@@ -5,6 +5,7 @@
 // waited for.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -48,7 +49,9 @@ class BuildPool {
   std::size_t pending() const { return jobs_.size(); }
   // Jobs queued or running: what a caller deciding whether to start more should count (a
   // finished job nobody took does not hold a worker).
-  std::size_t in_flight() const { return static_cast<std::size_t>(in_flight_->load()); }
+  std::size_t in_flight() const {
+    return static_cast<std::size_t>(std::max(0, in_flight_->load()));
+  }
   unsigned workers() const { return workers_; }
 
  private:

@@ -127,6 +127,9 @@ SandboxPolicy NvccCompiler::compile_sandbox(const CompileJob& job, const fs::pat
   policy.env_set = {"TMPDIR=" + temp_dir.string()};
   policy.wall_timeout_s = job.timeout_seconds;
   policy.max_open_files = 1024;
+  // The search builds ahead while the GPU times other candidates: compiles yield the CPU to
+  // the harness, whose launches a busy core would delay.
+  policy.niceness = 10;
   policy.filesystem = FilesystemIsolation::when_available;
   // The system's programs, headers and libraries, and the toolkit's.
   policy.files.read = {"/usr",  "/lib", "/lib32", "/lib64", "/bin",

@@ -146,6 +146,7 @@ ChildSandbox::ChildSandbox(const SandboxPolicy& policy)
       filesystem_(policy.filesystem),
       rules_(policy.filesystem == FilesystemIsolation::off ? nullptr : &policy.files),
       no_new_privileges_(policy.no_new_privileges),
+      niceness_(policy.niceness),
       capabilities_(policy.capabilities),
       limits_{policy.max_core_file_bytes, policy.max_open_files, policy.max_file_bytes},
       uid_map_(std::to_string(::getuid()) + " " + std::to_string(::getuid()) + " 1\n"),
@@ -182,6 +183,13 @@ bool ChildSandbox::apply_in_child(int status_fd) const noexcept {
     const rlim_t value = std::min<rlim_t>(limits_[i], current.rlim_max);
     const rlimit wanted{value, value};
     if (::setrlimit(kLimitResources[i], &wanted) != 0) return fail(SetupStep::rlimits);
+  }
+  if (niceness_ > 0) {
+    // getpriority may return -1 as a value, so errno tells a failure; either way it is best
+    // effort: a child that keeps the parent's priority runs as before.
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, 0);
+    if (errno == 0) static_cast<void>(::setpriority(PRIO_PROCESS, 0, std::min(19, now + niceness_)));
   }
   if (capabilities_ == Capabilities::drop) drop_capabilities();
   // Landlock needs no_new_privs, so a confined child always gets it.

@@ -61,6 +61,9 @@ struct SandboxPolicy {
   std::uint64_t max_open_files = 256;         // RLIMIT_NOFILE
   std::uint64_t max_file_bytes = 1ULL << 30;  // RLIMIT_FSIZE: 1 GiB per written file
   bool no_new_privileges = true;              // PR_SET_NO_NEW_PRIVS: setuid cannot raise them
+  // Added to the child's nice value (at most 19 in all): a compile running beside a timing
+  // yields the CPU to the harness's host side. 0 leaves it as the parent's.
+  int niceness = 0;
   Capabilities capabilities = Capabilities::drop;
   NetworkIsolation network = NetworkIsolation::when_available;
   FilesystemIsolation filesystem = FilesystemIsolation::off;
@@ -153,6 +156,7 @@ class ChildSandbox {
   FilesystemIsolation filesystem_;
   LandlockRules rules_;
   bool no_new_privileges_;
+  int niceness_;
   Capabilities capabilities_;
   std::uint64_t limits_[3];        // core, open files, file size
   std::string uid_map_, gid_map_;  // identity maps for a user namespace

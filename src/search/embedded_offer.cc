@@ -62,7 +62,7 @@ std::vector<Candidate> build_ahead_list(const std::map<std::string, Proposal>& s
 }
 
 PickedChild pick_child(const Proposal& p, RandomSource& random,
-                       const std::function<bool(const Candidate&)>& built) {
+                       const std::function<bool(const Candidate&)>& asked_ahead) {
   std::vector<const Candidate*> argued;
   for (const Candidate& c : p.children)
     if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end())
@@ -70,11 +70,11 @@ PickedChild pick_child(const Proposal& p, RandomSource& random,
   std::vector<const Candidate*> pool = argued;
   if (pool.empty())
     for (const Candidate& c : p.children) pool.push_back(&c);
-  if (built) {
-    std::vector<const Candidate*> ready;
+  if (asked_ahead) {
+    std::vector<const Candidate*> ahead;
     for (const Candidate* c : pool)
-      if (built(*c)) ready.push_back(c);
-    if (!ready.empty()) pool = std::move(ready);
+      if (asked_ahead(*c)) ahead.push_back(c);
+    if (!ahead.empty()) pool = std::move(ahead);
   }
   return {pool[random.index(pool.size())], argued.empty() ? std::string() : p.because};
 }

@@ -46,10 +46,11 @@ struct PickedChild {
 };
 
 // Drawn among the children `p` argues for while any is on offer, else among all. Where some of
-// those are `built` already (ahead, in the background), the draw is among them: they are as
-// likely to be drawn as each other, and the GPU starts on one at once instead of waiting for a
-// compile. `built` may be empty.
+// those were `asked_ahead` (handed to Evaluator::prefetch in an earlier step, so most likely
+// built by now), the draw is among them, and the GPU starts on one without waiting for a
+// compile. What was asked is the search's own decision, not how fast a build ran, so the same
+// seed still takes the same steps. `asked_ahead` may be empty.
 PickedChild pick_child(const Proposal& p, RandomSource& random,
-                       const std::function<bool(const Candidate&)>& built = {});
+                       const std::function<bool(const Candidate&)>& asked_ahead = {});
 
 }  // namespace kblaster

@@ -134,6 +134,8 @@ class Search {
   Result<Took> take_step(Lane& lane);
   // `offered` less the techniques --techniques leaves out.
   std::map<std::string, Proposal> choosable(std::map<std::string, Proposal> offered) const;
+  // Hands `next` to Evaluator::prefetch and remembers it for pick_child.
+  void ask_ahead(const std::vector<Candidate>& next);
   Status finish_step(Lane& lane, EvaluatedStep step);
   // Asks the model for the lesson of the measured step result.steps[index] (the textual
   // gradient), which the rollout's end collects.
@@ -168,8 +170,9 @@ class Search {
   BudgetTracker budget_;
   SearchResult result_;
   PerfState best_state_;
-  std::set<std::string> seen_;  // every candidate built so far
-  std::string llm_stop_;        // why the model's caps stopped the search; "" while they have not
+  std::set<std::string> seen_;         // every candidate built so far
+  std::set<std::string> asked_ahead_;  // every candidate handed to Evaluator::prefetch
+  std::string llm_stop_;  // why the model's caps stopped the search; "" while they have not
   const Lane* last_lane_ = nullptr;           // whose progress line came last
   const std::vector<Lane>* lanes_ = nullptr;  // every lane, while run() runs
 };
@@ -253,18 +256,20 @@ Result<Search::Took> Search::take_step(Lane& lane) {
   }
   const auto [picked, because] =
       pick_child(offered.at(choice->technique), random_,
-                 [this](const Candidate& c) { return evaluator_.built(c); });
+                 [this](const Candidate& c) { return asked_ahead_.contains(c.fingerprint()); });
   Candidate child = *picked;
   progress_ << child.changes.back();
   if (!because.empty()) progress_ << " (" << because << ")";
   progress_ << "\n";
   seen_.insert(child.fingerprint());
-  // While the GPU measures `child`, build what the next step takes either way it goes.
-  evaluator_.prefetch(
-      build_ahead_list(choosable(offered),
-                       choosable(embedded_offers(child, lane.parent_state, spec_,
-                                                 options_.source_only, options_.gpu, seen_)),
-                       child, options_.prefetch));
+  // While the GPU measures `child`, build what the next step takes either way it goes: if it is
+  // not faster, a technique not yet tried at this parent; if it is, one of its own children.
+  auto untried = choosable(offered);
+  std::erase_if(untried, [&](const auto& t) { return lane.tried_here.contains(t.first); });
+  ask_ahead(build_ahead_list(untried,
+                             choosable(embedded_offers(child, lane.parent_state, spec_,
+                                                       options_.source_only, options_.gpu, seen_)),
+                             child, options_.prefetch));
   auto eval = evaluator_.evaluate(lane.parent, child);
   if (!eval) return eval.error();
   KB_TRY(finish_step(lane, {std::move(*choice),
@@ -473,6 +478,11 @@ Status Search::advance(Lane& lane) {
   return Ok{};
 }
 
+void Search::ask_ahead(const std::vector<Candidate>& next) {
+  for (const Candidate& c : next) asked_ahead_.insert(c.fingerprint());
+  evaluator_.prefetch(next);
+}
+
 std::map<std::string, Proposal> Search::choosable(std::map<std::string, Proposal> offered) const {
   if (!options_.only_techniques.empty())
     std::erase_if(offered,
@@ -483,10 +493,9 @@ std::map<std::string, Proposal> Search::choosable(std::map<std::string, Proposal
 Result<SearchResult> Search::run() {
   // The first step's children compile while the baseline is verified and profiled; its state is
   // not known yet, so these are guesses from a state with no launch shape.
-  evaluator_.prefetch(
-      likely_next(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
-                                            options_.source_only, options_.gpu, seen_)),
-                  result_.baseline, options_.prefetch));
+  ask_ahead(likely_next(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
+                                                  options_.source_only, options_.gpu, seen_)),
+                        result_.baseline, options_.prefetch));
   auto state = evaluator_.state_of(result_.baseline);
   if (!state) return state.error();
   result_.baseline_state = result_.best_state = state->key;

@@ -108,7 +108,7 @@ TEST(BuildPool, AQueuedJobIsRunByItsTakerAtOnce) {
   std::atomic<bool> slow_started{false};
   pool.start("slow guess", [&, released]() -> Result<BuildResult> {
     slow_started = true;
-    released.wait();
+    released.wait_for(std::chrono::seconds(10));  // a take() that waits for it fails, not hangs
     return built("slow");
   });
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -121,11 +121,15 @@ TEST(BuildPool, AQueuedJobIsRunByItsTakerAtOnce) {
     return built("needed");
   });
   EXPECT_EQ(pool.in_flight(), 2u);
+  const auto asked = std::chrono::steady_clock::now();
   auto needed = pool.take("needed");  // would block until release if it waited for the worker
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(5))
+      << "waited behind the guess";
   ASSERT_TRUE(needed.has_value());
   ASSERT_TRUE(needed->ok());
   EXPECT_EQ((*needed)->summary, "needed");
   EXPECT_EQ(ran_on, std::this_thread::get_id()) << "run on the taker's thread";
+  EXPECT_EQ(pool.in_flight(), 1u) << "only the guess, still running";
   release.set_value();
   auto slow = pool.take("slow guess");
   ASSERT_TRUE(slow.has_value());

@@ -2,6 +2,7 @@
 // environment, and (where the kernel has Landlock) reads and writes confined.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 
@@ -34,6 +35,7 @@ echo object > "$out"
 cat ')" + (outside / "secret.txt").string() + R"(' > "$out.read" 2>&1 || echo refused > "$out.read"
 echo stolen > ')" + (outside / "written.txt").string() + R"(' 2>/dev/null
 echo "tmp=$TMPDIR"; touch "$TMPDIR/scratch" && echo tmp-writable
+echo "nice=$(nice)"
 exit 0
 )");
   fs::permissions(path, fs::perms::owner_all);
@@ -78,6 +80,11 @@ TEST(CompileSandbox, NvccSeesNoTokenOrKey) {
   EXPECT_THAT(out->log, HasSubstr("tmp=" + scene.work.string() + "/out.so.tmp"));
   EXPECT_THAT(out->log, HasSubstr("tmp-writable"));
   EXPECT_FALSE(fs::exists(scene.work / "out.so.tmp")) << "its temporary directory is removed";
+  errno = 0;
+  const int parent = ::getpriority(PRIO_PROCESS, 0);
+  ASSERT_EQ(errno, 0);
+  EXPECT_THAT(out->log, HasSubstr("nice=" + std::to_string(std::min(19, parent + 10))))
+      << "a compile yields the CPU to the harness timing beside it";
 }
 
 TEST(CompileSandbox, NvccWritesOnlyBesideItsOutputAndReadsNoFilesOutside) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -176,6 +177,21 @@ TEST(Sandbox, RlimitsAndNoNewPrivilegesApplyInTheChild) {
       "echo \"$(ulimit -c) $(ulimit -n) $4 $(grep NoNewPrivs /proc/self/status | cut -f2)\"");
   ASSERT_TRUE(reply.ok()) << reply.failure->message;
   EXPECT_EQ(reply.line, "0 256 1073741824 1");
+}
+
+// Issue 21 B2: compiles run beside timings, niced, so the harness keeps its core.
+TEST(Sandbox, ANicenessIsAddedToTheParentsInTheChild) {
+  errno = 0;
+  const int parent = ::getpriority(PRIO_PROCESS, 0);
+  ASSERT_EQ(errno, 0);
+  SandboxPolicy niced;
+  niced.niceness = 10;
+  auto [reply, report] = run_sandboxed("nice", niced);
+  ASSERT_TRUE(reply.ok()) << reply.failure->message;
+  EXPECT_EQ(reply.line, std::to_string(std::min(19, parent + 10)));
+  auto [plain, plain_report] = run_sandboxed("nice");
+  ASSERT_TRUE(plain.ok()) << plain.failure->message;
+  EXPECT_EQ(plain.line, std::to_string(parent)) << "0 leaves the parent's";
 }
 
 // A child cannot take the token from kblaster's own /proc files either: the

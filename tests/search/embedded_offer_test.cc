@@ -1,5 +1,6 @@
 // What a search step builds ahead and which child it takes (issue 21 B2: the GPU must not wait
-// for compiles the search could have started, or taken, earlier).
+// for compiles the search could have started, or taken, earlier). Which child was asked ahead is
+// the search's own decision, so these draws, like the search's, depend on the seed alone.
 #include "search/embedded_offer.h"
 
 #include <gtest/gtest.h>
@@ -46,7 +47,7 @@ TEST(BuildAheadList, TakesTheNextStepsChildrenEitherWayTheMeasurementGoes) {
   EXPECT_TRUE(build_ahead_list({}, {}, chosen, 8).empty());
 }
 
-TEST(PickChild, AChildBuiltAheadIsTakenBeforeOneStillCompiling) {
+TEST(PickChild, AChildAskedAheadIsTakenBeforeOneNeverAsked) {
   const Proposal p = offer("tile", {"t32", "t64", "t128"}, 3);
   const std::string ready = p.children[2].fingerprint();
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -58,7 +59,7 @@ TEST(PickChild, AChildBuiltAheadIsTakenBeforeOneStillCompiling) {
   }
 }
 
-TEST(PickChild, WithNoneBuiltTheDrawIsAmongAllItArguesFor) {
+TEST(PickChild, WithNoneAskedAheadTheDrawIsAmongAllItArguesFor) {
   const Proposal p = offer("tile", {"t32", "t64", "t128", "t256"}, 3);
   const auto none = [](const Candidate&) { return false; };
   std::set<std::string> drawn;
@@ -67,12 +68,12 @@ TEST(PickChild, WithNoneBuiltTheDrawIsAmongAllItArguesFor) {
     const std::string change = pick_child(p, asked, none).child->changes.back();
     drawn.insert(change);
     EXPECT_EQ(change, pick_child(p, not_asked).child->changes.back())
-        << "with nothing built, the same draw as without the question";
+        << "with nothing asked ahead, the same draw as without the question";
   }
   EXPECT_EQ(drawn, (std::set<std::string>{"t32", "t64", "t128"})) << "never t256: not argued for";
 }
 
-TEST(PickChild, ABuiltChildTheProposalDoesNotArgueForIsNotPreferredOverOneItDoes) {
+TEST(PickChild, AChildAskedAheadThatTheProposalDoesNotArgueForIsNotPreferred) {
   const Proposal p = offer("tile", {"t32", "t64"}, 1);  // argues for t32 only
   const std::string unargued = p.children[1].fingerprint();
   RandomSource random(3);
