@@ -38,6 +38,11 @@ TEST(BuildPool, RunsJobsConcurrentlyUpToItsWorkers) {
       --running;
       return built(job_name(i));
     });
+  // Taken once all ran: a take() of a queued job runs it on the taker's thread, a third at once.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (int i = 0; i < 6; ++i)
+    while (!pool.ready(key(i)) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   for (int i = 0; i < 6; ++i) {
     auto r = pool.take(key(i));
     ASSERT_TRUE(r.has_value());

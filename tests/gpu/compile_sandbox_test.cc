@@ -35,7 +35,7 @@ echo object > "$out"
 cat ')" + (outside / "secret.txt").string() + R"(' > "$out.read" 2>&1 || echo refused > "$out.read"
 echo stolen > ')" + (outside / "written.txt").string() + R"(' 2>/dev/null
 echo "tmp=$TMPDIR"; touch "$TMPDIR/scratch" && echo tmp-writable
-echo "nice=$(nice)"
+echo nice=$(nice)
 exit 0
 )");
   fs::permissions(path, fs::perms::owner_all);

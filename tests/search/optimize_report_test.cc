@@ -68,8 +68,10 @@ class ScriptedProbe final : public ResultProbe {
   double gpu_seconds() const override { return 30.0; }
   double profile_seconds() const override { return ncu_seconds; }
   std::vector<BusySpan> gpu_spans() const override { return spans; }
+  std::vector<BusySpan> build_waits() const override { return waits; }
   double ncu_seconds = 0.0;
   std::vector<BusySpan> spans;  // on the clock the search started at 100 s of
+  std::vector<BusySpan> waits;  // the search's waits for builds, on the same clock
 };
 
 class OptimizeReportTest : public ::testing::Test {
@@ -281,6 +283,18 @@ TEST_F(OptimizeReportTest, TheTimelineKeepsEachGpuSpanAndModelCallOfTheSearch) {
             nlohmann::json::parse(R"([[1.0, 3.5, "verify and A/B"], [4.0, 10.0, "ncu"]])"));
   EXPECT_EQ((*j)["timeline"]["model"],
             nlohmann::json::parse(R"([[0.5, 10.5, "apply"], [11.0, 21.0, "review"]])"));
+  EXPECT_EQ((*j)["timeline"]["build_waits"], nlohmann::json::array()) << "none waited for";
+}
+
+// Issue 21 B2: what kept the GPU idle while candidates compiled, with the candidate waited for.
+TEST_F(OptimizeReportTest, TheTimelineKeepsEachWaitForABuild) {
+  result.started_s = 100.0;
+  probe.waits = {
+      {98.0, 99.0, "before the search"}, {100.25, 103.0, "3f2a"}, {110.0, 110.5, "9c1d"}};
+  auto j = write(WriteBack::never);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ((*j)["timeline"]["build_waits"],
+            nlohmann::json::parse(R"([[0.25, 3.0, "3f2a"], [10.0, 10.5, "9c1d"]])"));
 }
 
 // What the model's throughput allowed: 8 answers of 10 s through 2 slots need 40 s, so a GPU
