@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_run.h"
 #include "result_schema.h"
@@ -38,6 +39,20 @@ TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
   const auto& scale_rows = j["kernels"][7];
   EXPECT_EQ(scale_rows["stream"], true);
   EXPECT_EQ(scale_rows["args"][5]["tunable"], nlohmann::json::array({128, 256, 512}));
+}
+
+// The measuring kits under bench/ that the device runs use (run_on_device.sh power and
+// compile-idle) stay valid configs: a broken one would only show on the GPU machine.
+TEST(PlanCli, TheBenchKitsPlan) {
+  for (const auto& [kit, kernels] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"bench/compare_kernels", {"tiny_base", "tiny_slower_1", "tiny_fma_2", "tiny_fma_24"}},
+           {"bench/slow_compile", {"layernorm_cub", "softmax_cub"}}}) {
+    auto r = run_kblaster({"plan", "--json", kit});
+    ASSERT_EQ(r.exit_code, 0) << kit << ": " << r.err;
+    std::set<std::string> names;
+    for (const auto& k : nlohmann::json::parse(r.out)["kernels"]) names.insert(k["name"]);
+    for (const auto& k : kernels) EXPECT_TRUE(names.contains(k)) << kit << " lacks " << k;
+  }
 }
 
 TEST(PlanCli, ItsJsonIsAPlanResultThatValidatesAgainstItsSchema) {
