@@ -50,7 +50,8 @@ TEST(PlanCli, TheBenchKitsPlan) {
     auto r = run_kblaster({"plan", "--json", kit});
     ASSERT_EQ(r.exit_code, 0) << kit << ": " << r.err;
     std::set<std::string> names;
-    for (const auto& k : nlohmann::json::parse(r.out)["kernels"]) names.insert(k["name"]);
+    for (const auto& k : nlohmann::json::parse(r.out)["kernels"])
+      names.insert(k["name"].get<std::string>());
     for (const auto& k : kernels) EXPECT_TRUE(names.contains(k)) << kit << " lacks " << k;
   }
 }
