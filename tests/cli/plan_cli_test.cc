@@ -49,9 +49,10 @@ TEST(PlanCli, TheBenchKitsPlan) {
            {"bench/slow_compile", {"layernorm_cub", "softmax_cub"}}}) {
     auto r = run_kblaster({"plan", "--json", kit});
     ASSERT_EQ(r.exit_code, 0) << kit << ": " << r.err;
+    const auto plan =
+        nlohmann::json::parse(r.out);  // kept: a range over a temporary's part dangles
     std::set<std::string> names;
-    for (const auto& k : nlohmann::json::parse(r.out)["kernels"])
-      names.insert(k["name"].get<std::string>());
+    for (const auto& k : plan["kernels"]) names.insert(k["name"].get<std::string>());
     for (const auto& k : kernels) EXPECT_TRUE(names.contains(k)) << kit << " lacks " << k;
   }
 }
