@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/failing_verdict.h"
 #include "core/launch_plan.h"
 #include "eval/base_reference.h"
 #include "eval/verify_sizes.h"
@@ -60,17 +61,8 @@ const char* check_verdict_name(KernelVerdict v) {
 }
 
 CheckProblem problem_of(KernelVerdict v) {
-  switch (v) {
-    case KernelVerdict::slower:
-      return CheckProblem::slower;
-    case KernelVerdict::build_failed:
-    case KernelVerdict::regression:
-    case KernelVerdict::rejected:
-    case KernelVerdict::unverified:  // a changed kernel nothing could check: fail closed
-      return CheckProblem::error;
-    default:
-      return CheckProblem::none;
-  }
+  if (v == KernelVerdict::slower) return CheckProblem::slower;
+  return is_failing_verdict(check_verdict_name(v)) ? CheckProblem::error : CheckProblem::none;
 }
 
 CheckDecision decide_check(const CheckEvidence& e) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/failing_verdict.h"
+
 namespace kblaster {
 namespace {
 
@@ -29,18 +31,13 @@ std::string clip(std::string text, std::size_t limit) {
 
 }  // namespace
 
-bool is_failed_verdict(std::string_view verdict) {
-  return verdict == "REGRESSION" || verdict == "BUILD_FAILED" || verdict == "REJECTED" ||
-         verdict == "UNVERIFIED";
-}
-
 std::string_view check_conclusion(const nlohmann::json& check) {
   bool measured = false, failed = false;
   const bool slower_fails = fail_on(check) == "slower";
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
     measured = measured || v != "SKIPPED";
-    failed = failed || is_failed_verdict(v) || (slower_fails && v == "SLOWER");
+    failed = failed || is_failing_verdict(v) || (slower_fails && v == "SLOWER");
   }
   if (fail_on(check) == "never") failed = false;
   if (failed) return "failure";
@@ -52,7 +49,7 @@ std::vector<Annotation> check_annotations(const nlohmann::json& check) {
   const bool slower_fails = fail_on(check) != "error" && fail_on(check) != "never";
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
-    if (!is_failed_verdict(v) && v != "SLOWER") continue;
+    if (!is_failing_verdict(v) && v != "SLOWER") continue;
     if (!row.contains("source") || !row["source"].is_object()) continue;
     const auto& source = row["source"];
     const std::string path = source.value("path", std::string());

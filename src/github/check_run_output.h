@@ -22,10 +22,6 @@ struct Annotation {
 // GitHub takes at most this many annotations per create or update request.
 inline constexpr std::size_t kAnnotationsPerRequest = 50;
 
-// Whether a check verdict's name says head is wrong, broken or unchecked: REGRESSION,
-// BUILD_FAILED, REJECTED or UNVERIFIED (check's "error" problems), whatever fail_on says.
-bool is_failed_verdict(std::string_view verdict);
-
 // The conclusion of `check` (a check result value) under its own `fail_on`:
 // "failure" when a kernel regressed, failed to build or had its timing rejected, or,
 // with fail_on "slower", got slower; "neutral" when nothing was measured (every row

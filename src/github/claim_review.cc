@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/failing_verdict.h"
 #include "core/markup_escape.h"
-#include "github/check_run_output.h"
 #include "stats/between_machines.h"
 
 namespace kblaster {
@@ -41,7 +41,7 @@ ClaimAnswer answer(const SpeedupClaim& claim, const nlohmann::json& check) {
   }
   const std::string verdict = row->value("verdict", "");
   a.reason = row->value("reason", "");
-  if (is_failed_verdict(verdict)) {
+  if (is_failing_verdict(verdict)) {
     a.verdict = ClaimVerdict::fails_verification;
     return a;
   }
