@@ -1,6 +1,7 @@
-// Which of check's verdicts fail a pull request whatever `fail_on` asks beyond "never": the one
-// policy behind check's exit code (eval/check_step) and its GitHub check run, annotations and
-// claim reviews (github/), which read saved results by the verdicts' stable names.
+// Which of check's verdicts fail a pull request whatever `fail_on` asks beyond "never", by the
+// verdicts' stable names: how GitHub's check run, annotations and claim reviews (github/) read
+// saved results. check's exit code decides by its enum (eval/check_step's problem_of), and a test
+// holds the two to each other for every verdict.
 #pragma once
 
 #include <string_view>

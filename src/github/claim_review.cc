@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/between_machines.h"
 #include "core/failing_verdict.h"
 #include "core/markup_escape.h"
-#include "stats/between_machines.h"
 
 namespace kblaster {
 namespace {
@@ -48,7 +48,7 @@ ClaimAnswer answer(const SpeedupClaim& claim, const nlohmann::json& check) {
   if (row->contains("timing")) a.measured = speedup_of((*row)["timing"]);
   if (verdict == "FASTER" && a.measured) {
     // The claim was measured on the author's machine: another GPU of the same model can give
-    // more than this CI's upper end (stats/between_machines.h).
+    // more than this CI's upper end (core/between_machines.h).
     a.verdict = claim.factor <= a.measured->high * (1 + kBetweenMachines)
                     ? ClaimVerdict::confirmed
                     : ClaimVerdict::overstated;
@@ -112,8 +112,8 @@ std::string review_body(const std::vector<ClaimAnswer>& answers,
         "in one process (A/B); the CI is the A/B's 99% interval of base time / head time. A "
         "claim is confirmed up to " +
         std::to_string(static_cast<int>(std::lround(kBetweenMachines * 100))) +
-        "% above the CI's upper end, since it was measured on another machine, and two GPUs of "
-        "one model have differed by 2% on the same change.\n\n";
+        "% above the CI's upper end, since it was measured on another machine, and two machines "
+        "with the same GPU model have differed by about 2% on the same change.\n\n";
     body +=
         "| kernel | claimed | measured (99% CI) | verdict | reason |\n|---|---:|---:|---|---|\n";
   }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/between_machines.h"
 #include "core/candidate_fingerprint.h"
 #include "core/identifier.h"
 #include "core/source_tree.h"
@@ -217,7 +218,7 @@ std::vector<PlannedPr> plan_optimization_prs(std::vector<VerifiedChange> all, Pr
       prs.push_back({.branch = "kblaster/optimize/" + c.kernel,
                      .title = title,
                      .commit_message = title + "\n\nVerified and timed by kblaster optimize: " +
-                                       change_line(c) + "\n",
+                                       change_line(c) + "\n\n" + speedup_caveat() + "\n",
                      .changes = {c}});
     }
     return prs;
@@ -233,7 +234,8 @@ std::vector<PlannedPr> plan_optimization_prs(std::vector<VerifiedChange> all, Pr
                             (changes.size() == 1 ? "" : "s") + " faster, up to " + times(best);
   prs.push_back({.branch = "kblaster/optimize/sweep",
                  .title = title,
-                 .commit_message = title + "\n\nVerified and timed by kblaster optimize:\n" + lines,
+                 .commit_message = title + "\n\nVerified and timed by kblaster optimize:\n" +
+                                   lines + "\n" + speedup_caveat() + "\n",
                  .changes = changes});
   return prs;
 }

@@ -193,7 +193,7 @@ Result<std::string> optimization_pr_body(const json& result, const OptimizationP
   out +=
       "\nSpeedup: base time / new time, from a final interleaved A/B of the two; the CI is "
       "its 99% interval. " +
-      speedup_caveat() + "\n\n### Verification\n\n";
+      markdown_escape(speedup_caveat()) + "\n\n### Verification\n\n";
   for (const PrKernel& k : kernels) out += verification(k, result);
   std::string forms;
   for (const PrKernel& k : kernels) forms += written_as_source(k);

@@ -1,19 +1,15 @@
-// The caveat every report of a verified speedup states (issue 21 B): the speedup and its CI
-// come from one process on one GPU, and two GPUs of the same model have disagreed by more than
-// such a CI.
+// Which results carry the caveat every report of a verified speedup states (issue 21 B;
+// core/between_machines.h holds the sentence).
 #pragma once
 
-#include <string>
-
+#include "core/between_machines.h"
 #include "report/result_view.h"
 
 namespace kblaster {
 
-// One sentence, the same wherever a speedup is reported: that it was measured on one GPU in one
-// process, and by how much another GPU of the same model has differed (measured on the H200).
-std::string speedup_caveat();
-
 // Whether `view` reports a verified speedup: an optimize result with a kernel found faster.
+// (check's FASTER is head against base in one process, a comparison, not a speedup claimed
+// for the code.)
 bool reports_a_speedup(const ResultView& view);
 
 }  // namespace kblaster

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/between_machines.h"
 #include "core/bounded_read.h"
 #include "core/file_replace.h"
 #include "core/file_write.h"
@@ -214,6 +215,7 @@ Result<nlohmann::json> write_optimize_result(const KernelSpec& spec,
     session.progress << " (ncu " << static_cast<int>(evaluator.profile_seconds() / seconds * 100)
                      << "% of the time, counted busy)";
   session.progress << "\n";
+  if (verified_faster) session.progress << "  " << speedup_caveat() << "\n";
   // Idle the scheduler could not help: say so, with what would.
   if (bound && bound->least_idle_share >= 0.2)
     session.progress << "  the model bounded the GPU: "

@@ -1,5 +1,5 @@
-// One failing-verdict policy: check's exit code (eval) and the GitHub check run, annotations
-// and claim reviews (github, which read saved results by name) cannot drift apart.
+// One failing-verdict policy: check's exit code (eval, by enum) and the GitHub check run,
+// annotations and claim reviews (github, which read saved results by name) cannot drift apart.
 #include "core/failing_verdict.h"
 
 #include <gtest/gtest.h>

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/between_machines.h"
 #include "core/candidate_fingerprint.h"
 #include "h200_fixtures.h"
 
@@ -195,6 +196,8 @@ TEST(OptimizationSelection, APullRequestPerKernelOrOneForTheSweep) {
   EXPECT_EQ(per_kernel[0].title, "kblaster: matmul_naive 1.21x faster");
   EXPECT_THAT(per_kernel[0].commit_message,
               HasSubstr("matmul_naive 1.21x (99% CI 1.21x-1.21x): launch_geometry_tuning"));
+  EXPECT_THAT(per_kernel[0].commit_message, HasSubstr(speedup_caveat()))
+      << "the history keeps the speedup: it keeps the caveat too";
   EXPECT_EQ(per_kernel[1].branch, "kblaster/optimize/transpose");
   EXPECT_THAT(left_out, SizeIs(0)) << "a pull request each may change the same file";
   other.source = "kernels/transpose.cu";
@@ -203,6 +206,7 @@ TEST(OptimizationSelection, APullRequestPerKernelOrOneForTheSweep) {
   EXPECT_EQ(sweep[0].branch, "kblaster/optimize/sweep");
   EXPECT_EQ(sweep[0].title, "kblaster: 2 kernels faster, up to 1.50x");
   EXPECT_THAT(sweep[0].changes, SizeIs(2));
+  EXPECT_THAT(sweep[0].commit_message, HasSubstr(speedup_caveat()));
   EXPECT_THAT(left_out, SizeIs(0));
   EXPECT_THAT(plan_optimization_prs({}, PrGrouping::per_sweep, left_out), SizeIs(0));
 

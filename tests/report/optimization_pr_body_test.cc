@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/markup_escape.h"
 #include "h200_fixtures.h"
 #include "report/reproduce_commands.h"
 #include "report/speedup_caveat.h"
@@ -36,7 +37,7 @@ TEST(OptimizationPrBody, SaysTheSpeedupWithItsCIAndHowItWasVerified) {
                                "result does not list them)"))
       << "this result predates `sizes`";
   EXPECT_THAT(*body, HasSubstr("- final A/B: FASTER: B/A 0.8265"));
-  EXPECT_THAT(*body, HasSubstr("its 99% interval. " + speedup_caveat()))
+  EXPECT_THAT(*body, HasSubstr("its 99% interval. " + markdown_escape(speedup_caveat())))
       << "issue 21 B: a speedup is one GPU's; another of the same model can differ beyond its CI";
 }
 

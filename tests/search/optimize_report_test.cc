@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "core/between_machines.h"
 #include "core/candidate_fingerprint.h"
 #include "core/config_loader.h"
 #include "core/source_tree.h"
@@ -124,6 +125,8 @@ TEST_F(OptimizeReportTest, WritesTheBestSourceAndTheResultButNotTheUsersFile) {
   EXPECT_NEAR(saved["gpu_busy_seconds"].get<double>(), 30.0, 1e-9);
   EXPECT_NEAR(saved["ncu_seconds"].get<double>(), 0.0, 1e-9);
   EXPECT_THAT(progress.str(), HasSubstr("; GPU idle 50%\n")) << "no ncu, nothing to say of it";
+  EXPECT_THAT(progress.str(), HasSubstr("\n  " + speedup_caveat() + "\n"))
+      << "the speedup the user reads says it is this machine's";
   EXPECT_EQ(saved["profile_delta_missing"], "no ncu here");
   EXPECT_EQ(testing::read_text(repo.path() / spec->source), result.baseline.source);
   EXPECT_EQ(probe.compares, 1) << "the speedup is a fresh A/B, not the product of steps";
