@@ -46,6 +46,12 @@ GpuEvaluator::GpuEvaluator(GpuEvaluatorSetup setup, Compiler& compiler, HarnessC
                                  : build_workers_for(std::thread::hardware_concurrency())) {}
 
 void GpuEvaluator::prefetch(const std::vector<Candidate>& likely_next) {
+  // Guesses from an earlier step that no worker started give way to this step's: the search
+  // has moved on, and a full queue would refuse the new ones. A child asked for by build_ahead
+  // (a model's, under review) stays.
+  std::set<std::string> keep = asked_by_build_ahead_;
+  for (const Candidate& c : likely_next) keep.insert(c.fingerprint());
+  pool_.drop_queued_except(keep);
   for (const Candidate& c : likely_next) {
     // Stay at most one round of builds ahead: more would queue compiles nobody takes. Builds
     // finished and not taken (guesses the search did not follow) hold no worker, so they do
@@ -65,7 +71,10 @@ void GpuEvaluator::busy(double start, const char* what) {
   spans_.push_back({start, end, what});
 }
 
-void GpuEvaluator::build_ahead(const Candidate& next) { start_build(next); }
+void GpuEvaluator::build_ahead(const Candidate& next) {
+  asked_by_build_ahead_.insert(next.fingerprint());
+  start_build(next);
+}
 
 void GpuEvaluator::start_build(const Candidate& c) {
   auto tree = write_tree(c);  // on this thread: trees_ is not shared

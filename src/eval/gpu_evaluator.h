@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -140,6 +141,7 @@ class GpuEvaluator final : public Evaluator, public ResultProbe {
   int compares_ = 0;                                    // A/Bs timed so far
   std::map<std::string, std::filesystem::path> trees_;  // fingerprint -> tree
   std::optional<std::vector<std::string>> repo_files_;  // the repository's files, listed once
+  std::set<std::string> asked_by_build_ahead_;          // never dropped as a stale guess
   struct Profiled {
     std::optional<ProfileReport> report;
     std::string why;  // when there is no report

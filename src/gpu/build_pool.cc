@@ -77,6 +77,18 @@ std::optional<Result<BuildResult>> BuildPool::take(const std::string& key) {
   return entry.result.get();
 }
 
+void BuildPool::drop_queued_except(const std::set<std::string>& keep) {
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    if (keep.contains(it->first) || it->second.claimed->exchange(true)) {
+      ++it;  // wanted, or a worker has it
+      continue;
+    }
+    in_flight_->fetch_sub(1);
+    released_.push_back(std::move(it->second.result));  // its worker will find it claimed
+    it = jobs_.erase(it);
+  }
+}
+
 bool BuildPool::ready(const std::string& key) const {
   auto it = jobs_.find(key);
   return it != jobs_.end() &&

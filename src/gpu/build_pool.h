@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <semaphore>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ class BuildPool {
   // The result of the job under `key`: waited for while it runs, run now on this thread if it
   // had not started; nullopt if none was started.
   std::optional<Result<BuildResult>> take(const std::string& key);
+  // Drops every job still queued (no worker started it) whose key is not in `keep`: guesses the
+  // caller no longer expects to need, which would otherwise hold the queue. Running and finished
+  // jobs stay, to be taken.
+  void drop_queued_except(const std::set<std::string>& keep);
   // Whether the job under `key` has finished, so take() returns at once.
   bool ready(const std::string& key) const;
   // Jobs started so far, for reports.

@@ -141,6 +141,42 @@ TEST(BuildPool, AQueuedJobIsRunByItsTakerAtOnce) {
   EXPECT_EQ((*slow)->summary, "slow");
 }
 
+// A step's new guesses must not be refused because an earlier step's fill the queue.
+TEST(BuildPool, QueuedGuessesNotKeptAreDroppedAndRunningOnesStay) {
+  BuildPool pool(1);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> running{false};
+  std::atomic<int> ran{0};
+  pool.start("running guess", [&, released]() -> Result<BuildResult> {
+    running = true;
+    released.wait_for(std::chrono::seconds(10));
+    return built("running");
+  });
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!running.load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(running.load());
+  for (const char* k : {"stale", "kept"})
+    pool.start(k, [&]() -> Result<BuildResult> {
+      ++ran;
+      return built("queued");
+    });
+  EXPECT_EQ(pool.in_flight(), 3u);
+  pool.drop_queued_except({"kept"});
+  EXPECT_EQ(pool.in_flight(), 2u) << "the running guess and the kept one";
+  EXPECT_EQ(pool.pending(), 2u);
+  EXPECT_FALSE(pool.take("stale").has_value()) << "dropped";
+  release.set_value();
+  auto kept = pool.take("kept");
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ((*kept)->summary, "queued");
+  auto first = pool.take("running guess");
+  ASSERT_TRUE(first.has_value()) << "a running job is never dropped";
+  EXPECT_EQ((*first)->summary, "running");
+  EXPECT_EQ(ran.load(), 1) << "the dropped guess never ran";
+}
+
 TEST(BuildPool, WorkersAreTheCoresButOne) {
   EXPECT_EQ(build_workers_for(16), 15u);
   EXPECT_EQ(build_workers_for(2), 1u);
