@@ -69,31 +69,30 @@ std::optional<Result<BuildResult>> BuildPool::take(const std::string& key) {
   if (it == jobs_.end()) return std::nullopt;
   Entry entry = std::move(it->second);
   jobs_.erase(it);
-  if (!entry.claimed->exchange(true)) {  // still queued: run it here rather than wait behind
-    in_flight_->fetch_sub(1);
-    released_.push_back(std::move(entry.result));  // the worker will find it claimed
-    return (*entry.job)();
-  }
+  if (claim_if_queued(entry)) return (*entry.job)();  // run it here rather than wait behind
   return entry.result.get();
+}
+
+bool BuildPool::claim_if_queued(Entry& entry) {
+  if (entry.claimed->exchange(true)) return false;  // a worker has it
+  in_flight_->fetch_sub(1);
+  released_.push_back(std::move(entry.result));  // its worker will find it claimed and end
+  return true;
 }
 
 void BuildPool::drop_queued_except(const std::set<std::string>& keep) {
   for (auto it = jobs_.begin(); it != jobs_.end();) {
-    if (keep.contains(it->first) || it->second.claimed->exchange(true)) {
+    if (!keep.contains(it->first) && claim_if_queued(it->second))
+      it = jobs_.erase(it);
+    else
       ++it;  // wanted, or a worker has it
-      continue;
-    }
-    in_flight_->fetch_sub(1);
-    released_.push_back(std::move(it->second.result));  // its worker will find it claimed
-    it = jobs_.erase(it);
   }
 }
 
 bool BuildPool::ready(const std::string& key) const {
   auto it = jobs_.find(key);
   return it != jobs_.end() &&
-         it->second.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
-         it->second.claimed->load();
+         it->second.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 }  // namespace kblaster

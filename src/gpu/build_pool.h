@@ -66,6 +66,10 @@ class BuildPool {
     std::future<Result<BuildResult>> result;  // the worker's; empty if take() ran the job
   };
 
+  // Claims `entry`'s job for the caller if no worker started it: it leaves in_flight() and its
+  // worker's future is kept until that worker ends. False when a worker has it.
+  bool claim_if_queued(Entry& entry);
+
   unsigned workers_;
   std::unique_ptr<std::counting_semaphore<>> slots_;
   std::shared_ptr<std::atomic<bool>> closing_ = std::make_shared<std::atomic<bool>>(false);

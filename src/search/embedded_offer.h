@@ -46,7 +46,7 @@ struct PickedChild {
 };
 
 // Drawn among the children `p` argues for while any is on offer, else among all. Where some of
-// those were `asked_ahead` (handed to Evaluator::prefetch in an earlier step, so most likely
+// those were `asked_ahead` (handed to Evaluator::prefetch by the step before, so most likely
 // built by now), the draw is among them, and the GPU starts on one without waiting for a
 // compile. What was asked is the search's own decision, not how fast a build ran, so the same
 // seed still takes the same steps. `asked_ahead` may be empty.

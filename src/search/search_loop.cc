@@ -171,7 +171,7 @@ class Search {
   SearchResult result_;
   PerfState best_state_;
   std::set<std::string> seen_;         // every candidate built so far
-  std::set<std::string> asked_ahead_;  // every candidate handed to Evaluator::prefetch
+  std::set<std::string> asked_ahead_;  // the last step's Evaluator::prefetch
   std::string llm_stop_;  // why the model's caps stopped the search; "" while they have not
   const Lane* last_lane_ = nullptr;           // whose progress line came last
   const std::vector<Lane>* lanes_ = nullptr;  // every lane, while run() runs
@@ -479,6 +479,8 @@ Status Search::advance(Lane& lane) {
 }
 
 void Search::ask_ahead(const std::vector<Candidate>& next) {
+  // Only the latest ask: the evaluator may drop older guesses that no worker started.
+  asked_ahead_.clear();
   for (const Candidate& c : next) asked_ahead_.insert(c.fingerprint());
   evaluator_.prefetch(next);
 }

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "core/config_loader.h"
@@ -203,6 +205,68 @@ TEST_F(GpuEvaluatorTest, GuessesNobodyTookDoNotStopLaterBuildsAhead) {
   auto e = ev->evaluate(baseline, c);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ(e->outcome, StepOutcome::faster) << e->detail;
+}
+
+// A compiler that holds every compile until released, then reports it failed: enough to see
+// which builds the evaluator started, and when, without nvcc.
+class HeldCompiler final : public Compiler {
+ public:
+  Result<CompileOutput> compile(const CompileJob& job) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      started_.push_back(job.output.string());
+    }
+    released_.wait_for(std::chrono::seconds(30));
+    return CompileOutput{1, "held: not a real compile", 0.0, std::nullopt};
+  }
+  const std::string& version() const override { return version_; }
+  void release() { release_.set_value(); }
+  std::size_t started() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return started_.size();
+  }
+
+ private:
+  std::string version_ = "held 1.0";
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+  std::mutex mutex_;
+  std::vector<std::string> started_;
+};
+
+// Issue 21 B2: an earlier step's guesses that no worker started give way to the next step's,
+// else a queue full of them refuses the new ones; a model's child asked for by build_ahead is
+// never dropped that way.
+TEST_F(GpuEvaluatorTest, AStepsNewGuessesDisplaceQueuedOldOnesButNotAModelsChild) {
+  HeldCompiler held;
+  ncu_profiler = std::make_unique<NcuProfiler>(std::nullopt, "no ncu in tests");
+  // Two workers: at most four builds in flight before prefetch stops starting more.
+  auto ev = evaluator(held, work.path(), *ncu_profiler, 0, /*build_workers=*/2);
+  const Candidate first = child("kThreads = 256", "kThreads = 32"),
+                  second = child("kThreads = 256", "kThreads = 64"),
+                  model = child("kThreads = 256", "kThreads = 128"),
+                  stale = child("kThreads = 256", "kThreads = 512"),
+                  fresh = child("kThreads = 256", "kThreads = 1024");
+  ev->prefetch({first, second});
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (held.started() < 2 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(held.started(), 2u) << "both workers hold a guess";
+  ev->build_ahead(model);  // queued behind them
+  ev->prefetch({stale});   // queued too: four in flight, the most for two workers
+  ev->prefetch({fresh});   // the search moved on: stale gives way, the model's child stays
+  held.release();
+  auto wait_built = [&](const Candidate& c) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!ev->built(c) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return ev->built(c);
+  };
+  EXPECT_TRUE(wait_built(first)) << "a started guess is never dropped";
+  EXPECT_TRUE(wait_built(model)) << "a model's child is never dropped";
+  EXPECT_TRUE(wait_built(fresh)) << "the new guess got in";
+  EXPECT_FALSE(ev->built(stale)) << "the old queued guess was dropped";
+  EXPECT_EQ(held.started(), 4u) << "and never compiled";
 }
 
 TEST_F(GpuEvaluatorTest, AnOutputFolderInsideTheRepositoryIsNotCopiedIntoTrees) {
