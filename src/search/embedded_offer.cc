@@ -1,6 +1,7 @@
 #include "search/embedded_offer.h"
 
 #include <algorithm>
+#include <set>
 
 namespace kblaster {
 
@@ -21,43 +22,53 @@ std::map<std::string, Proposal> embedded_offers(const Candidate& parent,
   return out;
 }
 
-// What the next step may evaluate if this one is not faster: for each offered
-// technique the child it argues for first (else its first), then the remaining
-// children; never `chosen` itself.
-std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
-                                   const Candidate& chosen, int limit) {
+std::vector<Candidate> lead_children(const std::map<std::string, Proposal>& offered,
+                                     const Candidate& chosen) {
   std::vector<Candidate> out;
   const std::string fp = chosen.fingerprint();
-  auto lead = [](const Proposal& p) {
-    for (std::size_t i = 0; i < p.children.size(); ++i)
-      if (std::find(p.preferred.begin(), p.preferred.end(), p.children[i].fingerprint()) !=
-          p.preferred.end())
-        return i;
-    return std::size_t{0};
-  };
-  for (int round = 0; round < 2; ++round)
-    for (const auto& [t, p] : offered) {
-      const std::size_t first = lead(p);
-      for (std::size_t i = 0; i < p.children.size(); ++i) {
-        if (static_cast<int>(out.size()) >= limit) return out;
-        if ((round == 0) != (i == first) || p.children[i].fingerprint() == fp) continue;
-        out.push_back(p.children[i]);
+  for (const auto& [t, p] : offered) {
+    const Candidate* first = nullptr;   // the first besides `chosen`
+    const Candidate* argued = nullptr;  // the first it argues for besides `chosen`
+    for (const Candidate& c : p.children) {
+      if (c.fingerprint() == fp) continue;
+      if (!first) first = &c;
+      if (std::find(p.preferred.begin(), p.preferred.end(), c.fingerprint()) != p.preferred.end()) {
+        argued = &c;
+        break;
       }
     }
+    if (argued || first) out.push_back(argued ? *argued : *first);
+  }
+  return out;
+}
+
+std::vector<Candidate> every_child(const std::map<std::string, Proposal>& offered) {
+  std::vector<Candidate> out = lead_children(offered, Candidate{});
+  std::set<std::string> listed;
+  for (const Candidate& c : out) listed.insert(c.fingerprint());
+  for (const auto& [t, p] : offered)
+    for (const Candidate& c : p.children)
+      if (listed.insert(c.fingerprint()).second) out.push_back(c);
   return out;
 }
 
 std::vector<Candidate> build_ahead_list(const std::map<std::string, Proposal>& siblings,
                                         const std::map<std::string, Proposal>& if_faster,
+                                        const std::map<std::string, Proposal>& if_rollout_ends,
                                         const Candidate& chosen, int limit) {
-  const auto stay = likely_next(siblings, chosen, limit);
-  const auto move = likely_next(if_faster, chosen, limit);
+  const auto stay = lead_children(siblings, chosen);
+  const auto move = lead_children(if_faster, chosen);
   std::vector<Candidate> out;
-  for (std::size_t i = 0; static_cast<int>(out.size()) < limit; ++i) {
-    if (i >= stay.size() && i >= move.size()) break;
-    if (i < stay.size()) out.push_back(stay[i]);
-    if (i < move.size() && static_cast<int>(out.size()) < limit) out.push_back(move[i]);
+  std::set<std::string> listed;
+  auto add = [&](const Candidate& c) {
+    if (static_cast<int>(out.size()) < limit && listed.insert(c.fingerprint()).second)
+      out.push_back(c);
+  };
+  for (std::size_t i = 0; i < stay.size() || i < move.size(); ++i) {
+    if (i < stay.size()) add(stay[i]);
+    if (i < move.size()) add(move[i]);
   }
+  for (const Candidate& c : lead_children(if_rollout_ends, chosen)) add(c);
   return out;
 }
 

@@ -26,17 +26,24 @@ std::map<std::string, Proposal> embedded_offers(const Candidate& parent,
                                                 const TargetGpu& gpu,
                                                 const std::set<std::string>& seen);
 
-// What the next step may evaluate if this one is not faster: for each offered technique the
-// child it argues for first (else its first), then the remaining children; never `chosen`
-// itself; at most `limit`.
-std::vector<Candidate> likely_next(const std::map<std::string, Proposal>& offered,
-                                   const Candidate& chosen, int limit);
+// One child per offered technique, in the techniques' order: the first it argues for (else
+// its first), never `chosen` itself. Asked ahead, it is the child pick_child takes for that
+// technique, so asking for one child per technique covers every choice the next step can make.
+std::vector<Candidate> lead_children(const std::map<std::string, Proposal>& offered,
+                                     const Candidate& chosen);
 
-// What to build ahead while `chosen` is measured: the next step's likely children from
-// `siblings` (likely_next: `chosen` is not faster, the parent stays) taken in turn with those
-// from `if_faster` (`chosen`'s own offers: it is faster and becomes the parent); at most `limit`.
+// Every child offered, each technique's lead child first (lead_children), then the rest: what
+// to build ahead when the parent's state, which decides some leads, is not known yet.
+std::vector<Candidate> every_child(const std::map<std::string, Proposal>& offered);
+
+// What to build ahead while `chosen` is measured: the lead children of `siblings` (techniques
+// not yet tried at the parent: `chosen` is not faster and the rollout goes on) taken in turn
+// with those of `if_faster` (`chosen`'s own offers: it becomes the parent), then those of
+// `if_rollout_ends` (the best's offers, every technique: a new rollout starts there); each child
+// once; at most `limit`.
 std::vector<Candidate> build_ahead_list(const std::map<std::string, Proposal>& siblings,
                                         const std::map<std::string, Proposal>& if_faster,
+                                        const std::map<std::string, Proposal>& if_rollout_ends,
                                         const Candidate& chosen, int limit);
 
 // The child a step evaluates, and why when the proposal argued for it.

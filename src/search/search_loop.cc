@@ -262,12 +262,15 @@ Result<Search::Took> Search::take_step(Lane& lane) {
   if (!because.empty()) progress_ << " (" << because << ")";
   progress_ << "\n";
   seen_.insert(child.fingerprint());
-  // While the GPU measures `child`, build what the next step takes either way it goes: if it is
-  // not faster, a technique not yet tried at this parent; if it is, one of its own children.
+  // While the GPU measures `child`, build what the next step takes whichever way it goes: if it
+  // is not faster, a technique not yet tried at this parent; if it is, one of its own children;
+  // if the rollout ends, any technique at the best, where the next one starts.
   auto untried = choosable(offered);
   std::erase_if(untried, [&](const auto& t) { return lane.tried_here.contains(t.first); });
   ask_ahead(build_ahead_list(untried,
                              choosable(embedded_offers(child, lane.parent_state, spec_,
+                                                       options_.source_only, options_.gpu, seen_)),
+                             choosable(embedded_offers(result_.best, best_state_, spec_,
                                                        options_.source_only, options_.gpu, seen_)),
                              child, options_.prefetch));
   auto eval = evaluator_.evaluate(lane.parent, child);
@@ -493,13 +496,21 @@ std::map<std::string, Proposal> Search::choosable(std::map<std::string, Proposal
 }
 
 Result<SearchResult> Search::run() {
-  // The first step's children compile while the baseline is verified and profiled; its state is
-  // not known yet, so these are guesses from a state with no launch shape.
-  ask_ahead(likely_next(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
-                                                  options_.source_only, options_.gpu, seen_)),
-                        result_.baseline, options_.prefetch));
+  // The first step's children compile while the baseline is profiled. Its state, which decides
+  // what some techniques argue for, is not known yet: every child of every technique.
+  auto first = every_child(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
+                                                     options_.source_only, options_.gpu, seen_)));
+  if (static_cast<int>(first.size()) > options_.prefetch) first.resize(options_.prefetch);
+  ask_ahead(first);
   auto state = evaluator_.state_of(result_.baseline);
   if (!state) return state.error();
+  // Now it is: one child per technique, as every later step asks; the guesses no worker started
+  // give way.
+  auto leads = lead_children(choosable(embedded_offers(result_.baseline, *state, spec_,
+                                                       options_.source_only, options_.gpu, seen_)),
+                             result_.baseline);
+  if (static_cast<int>(leads.size()) > options_.prefetch) leads.resize(options_.prefetch);
+  ask_ahead(leads);
   result_.baseline_state = result_.best_state = state->key;
   progress_ << "  baseline: " << state->key << " (" << state->explanation << ")\n";
   best_state_ = *state;

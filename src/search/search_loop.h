@@ -31,7 +31,9 @@ struct SearchOptions {
   TargetGpu gpu;
   std::string task;           // the KB's task name: "<repo>/<kernel>"
   std::int64_t now_unix = 0;  // for KB records
-  int prefetch = 8;           // children handed to Evaluator::prefetch per step (build_ahead_list)
+  // Children handed to Evaluator::prefetch per step (build_ahead_list: one per technique the
+  // next step may choose); the evaluator starts no more than its workers allow.
+  int prefetch = 32;
   // Rollouts searched at once. Each starts from the best so far when it starts; they take
   // turns in a fixed round, so while the GPU measures one rollout's child the model's calls
   // for the others are in flight. 1: one rollout after another (the embedded policy's way).

@@ -34,17 +34,34 @@ std::vector<std::string> changes_of(const std::vector<Candidate>& cs) {
   return out;
 }
 
-TEST(BuildAheadList, TakesTheNextStepsChildrenEitherWayTheMeasurementGoes) {
+TEST(LeadChildren, OnePerTechniqueTheOneItArguesForFirstNeverTheChosen) {
+  const std::map<std::string, Proposal> offered = {{"a", offer("a", {"a1", "a2"})},
+                                                   {"b", offer("b", {"b1", "b2", "b3"}, 2)},
+                                                   {"c", offer("c", {"c1"})}};
+  EXPECT_EQ(changes_of(lead_children(offered, Candidate{})),
+            (std::vector<std::string>{"a1", "b1", "c1"}));
+  EXPECT_EQ(changes_of(lead_children(offered, offered.at("b").children[0])),
+            (std::vector<std::string>{"a1", "b2", "c1"}))
+      << "the chosen child is being measured; the next it argues for follows";
+  EXPECT_EQ(changes_of(lead_children(offered, offered.at("c").children[0])),
+            (std::vector<std::string>{"a1", "b1"}));
+}
+
+TEST(BuildAheadList, OneChildPerTechniqueOnEveryBranchTheNextStepCanTake) {
   const std::map<std::string, Proposal> siblings = {{"a", offer("a", {"a1", "a2"})},
                                                     {"b", offer("b", {"b1"})}};
-  const std::map<std::string, Proposal> if_faster = {{"c", offer("c", {"c1", "c2", "c3"})}};
+  const std::map<std::string, Proposal> if_faster = {{"c", offer("c", {"c1", "c2", "c3"})},
+                                                     {"d", offer("d", {"d1"})}};
+  std::map<std::string, Proposal> if_rollout_ends = siblings;  // the best is the parent
+  if_rollout_ends.emplace("e", offer("e", {"e1"}));            // tried in this rollout
   const Candidate chosen = siblings.at("a").children[0];
-  EXPECT_EQ(changes_of(build_ahead_list(siblings, if_faster, chosen, 8)),
-            (std::vector<std::string>{"b1", "c1", "a2", "c2", "c3"}))
-      << "in turn: the parent stays (never the chosen child itself), the chosen child is faster";
-  EXPECT_EQ(changes_of(build_ahead_list(siblings, if_faster, chosen, 3)),
-            (std::vector<std::string>{"b1", "c1", "a2"}));
-  EXPECT_TRUE(build_ahead_list({}, {}, chosen, 8).empty());
+  EXPECT_EQ(changes_of(build_ahead_list(siblings, if_faster, if_rollout_ends, chosen, 32)),
+            (std::vector<std::string>{"a2", "c1", "b1", "d1", "e1"}))
+      << "in turn: the parent stays (never the chosen child itself), the chosen child is "
+         "faster; then what a new rollout may take at the best, each child once";
+  EXPECT_EQ(changes_of(build_ahead_list(siblings, if_faster, if_rollout_ends, chosen, 3)),
+            (std::vector<std::string>{"a2", "c1", "b1"}));
+  EXPECT_TRUE(build_ahead_list({}, {}, {}, chosen, 8).empty());
 }
 
 TEST(PickChild, AChildAskedAheadIsTakenBeforeOneNeverAsked) {
