@@ -216,7 +216,7 @@ case "$what" in
     done
     python3 bench/spread.py "$OUT"/spread/bench-*.json | tee "$OUT/spread/spread.txt";;
   compile-idle)
-    # Issue 21 B2: the embedded search on kernels whose builds take seconds (<cub/cub.cuh>), with
+    # Issue 21 B2: the embedded search on kernels whose builds take seconds (cub, cooperative groups), with
     # a fresh compile cache and KB, so every child compiles; the timeline of each result holds the
     # GPU's spans and the search's waits for builds.
     R=$OUT/compile-idle

@@ -46,7 +46,8 @@ TEST(PlanCli, JsonListsEveryExampleKernelWithBytesAndFlops) {
 TEST(PlanCli, TheBenchKitsPlan) {
   for (const auto& [kit, kernels] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"bench/compare_kernels", {"tiny_base", "tiny_slower_1", "tiny_fma_2", "tiny_fma_24"}},
-           {"bench/slow_compile", {"layernorm_cub", "softmax_cub"}}}) {
+           {"bench/slow_compile",
+            {"layernorm_cub", "softmax_cub", "layernorm_cg", "softmax_cg"}}}) {
     auto r = run_kblaster({"plan", "--json", kit});
     ASSERT_EQ(r.exit_code, 0) << kit << ": " << r.err;
     const auto plan =
