@@ -46,7 +46,8 @@
 #                                           own name, as tiny_fma_8), `compare --repeat
 #                                           RUNS` each, into $OUT/power/, then
 #                                           bench/power_table.py over them. Split a study over
-#                                           several calls by family and slowdown
+#                                           several calls by family and slowdown; POWER_ARGS
+#                                           adds compare flags (POWER_ARGS="--min-effect 0.015")
 #   bench/run_on_device.sh sweep-shards one|shards [KERNEL_TIME]
 #                                           issue 20's comparison, in two calls: `one` sweeps
 #                                           examples/kernels unsharded, `shards` in 3 shards one
@@ -198,8 +199,9 @@ case "$what" in
           [0-9]*) b=$p$s ;;
           *) b=$s ;;  # a kernel's own name: tiny_fma_8
         esac
+        # shellcheck disable=SC2086  # POWER_ARGS: extra compare flags, split on spaces
         "$D/kblaster" compare bench/compare_kernels --a "$a" --b "$b" --repeat "$runs" --json \
-          >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
+          ${POWER_ARGS:-} >"$OUT/power/compare_${a}_$b.json" 2>"$OUT/power/compare_${a}_$b.log"
         echo "$a vs $b: $(tail -1 "$OUT/power/compare_${a}_$b.log")"
       done
     done
