@@ -1,18 +1,22 @@
 // Candidate builds run ahead on background threads while the GPU measures (issue
 // 7's pipelining; issue 21 B2): the search names the children it may evaluate next, and takes
-// a build when it needs it. A build still queued when it is taken runs at once on the taker's
+// a build when it needs it. Queued builds start in the order they were started (the search
+// hands its likeliest first). A build still queued when it is taken runs at once on the taker's
 // thread, so the child the GPU waits for never waits behind guesses; one already running is
 // waited for.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
-#include <semaphore>
 #include <set>
 #include <string>
 #include <vector>
@@ -59,6 +63,15 @@ class BuildPool {
   }
   unsigned workers() const { return workers_; }
 
+  // Who runs next: jobs wait in line, in the order started, for one of `free` workers. Shared
+  // with the jobs' threads, which may outlive a take().
+  struct Admission {
+    std::mutex m;
+    std::condition_variable changed;  // a worker freed, a job left the line, a claim, closing
+    unsigned free = 0;
+    std::deque<std::uint64_t> waiting;  // tickets of jobs not started, oldest first
+  };
+
  private:
   struct Entry {
     std::shared_ptr<std::atomic<bool>> claimed;  // by whichever runs the job: a worker or take()
@@ -71,7 +84,8 @@ class BuildPool {
   bool claim_if_queued(Entry& entry);
 
   unsigned workers_;
-  std::unique_ptr<std::counting_semaphore<>> slots_;
+  std::shared_ptr<Admission> admission_;
+  std::uint64_t next_ticket_ = 0;
   std::shared_ptr<std::atomic<bool>> closing_ = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<int>> in_flight_ = std::make_shared<std::atomic<int>>(0);
   std::map<std::string, Entry> jobs_;

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 namespace kblaster {
 namespace {
@@ -175,6 +177,43 @@ TEST(BuildPool, QueuedGuessesNotKeptAreDroppedAndRunningOnesStay) {
   ASSERT_TRUE(first.has_value()) << "a running job is never dropped";
   EXPECT_EQ((*first)->summary, "running");
   EXPECT_EQ(ran.load(), 1) << "the dropped guess never ran";
+}
+
+// The search hands over its guesses most likely first; a worker that frees up must take the
+// earliest still queued, or the child the next step takes can wait behind later guesses
+// (issue 21 B2: a 7-s wait on the H200 for a child asked for a step ahead).
+TEST(BuildPool, QueuedJobsStartInTheOrderTheyWereStarted) {
+  BuildPool pool(1);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> running{false};
+  pool.start("running", [&, released]() -> Result<BuildResult> {
+    running = true;
+    released.wait_for(std::chrono::seconds(10));
+    return built("running");
+  });
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!running.load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(running.load());
+  std::mutex m;
+  std::vector<int> order;
+  for (int i = 0; i < 8; ++i)
+    pool.start(key(i), [&, i]() -> Result<BuildResult> {
+      std::lock_guard lock(m);
+      order.push_back(i);
+      return built(job_name(i));
+    });
+  pool.drop_queued_except({key(1), key(3), key(4), key(6), key(7)});  // a later step's guesses
+  // Let every queued job's thread reach its wait before the worker frees up.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  release.set_value();
+  for (int i : {1, 3, 4, 6, 7})
+    while (!pool.ready(key(i)) &&
+           std::chrono::steady_clock::now() < until + std::chrono::seconds(5))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::lock_guard lock(m);
+  EXPECT_EQ(order, (std::vector<int>{1, 3, 4, 6, 7}));
 }
 
 TEST(BuildPool, WorkersAreTheCoresButOne) {
