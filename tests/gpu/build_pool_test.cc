@@ -23,6 +23,22 @@ BuildResult built(const std::string& summary) {
   return r;
 }
 
+// Holds the pool's one worker with a job under `key` that returns `summary` once `released`
+// (or after 10 s, so a test that never releases fails instead of hanging). True once it runs.
+bool occupy_worker(BuildPool& pool, const std::string& key, std::shared_future<void> released,
+                   const std::string& summary) {
+  auto running = std::make_shared<std::atomic<bool>>(false);
+  pool.start(key, [running, released, summary]() -> Result<BuildResult> {
+    *running = true;
+    released.wait_for(std::chrono::seconds(10));
+    return built(summary);
+  });
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!running->load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return running->load();
+}
+
 TEST(BuildPool, RunsJobsConcurrentlyUpToItsWorkers) {
   std::atomic<int> running{0}, most{0};
   BuildPool pool(2);
@@ -112,16 +128,8 @@ TEST(BuildPool, AQueuedJobIsRunByItsTakerAtOnce) {
   BuildPool pool(1);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  std::atomic<bool> slow_started{false};
-  pool.start("slow guess", [&, released]() -> Result<BuildResult> {
-    slow_started = true;
-    released.wait_for(std::chrono::seconds(10));  // a take() that waits for it fails, not hangs
-    return built("slow");
-  });
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!slow_started.load() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(slow_started.load()) << "the one worker is busy with the guess";
+  ASSERT_TRUE(occupy_worker(pool, "slow guess", released, "slow"))
+      << "the one worker is busy with the guess";
   std::thread::id ran_on;
   pool.start("needed", [&]() -> Result<BuildResult> {
     ran_on = std::this_thread::get_id();
@@ -148,17 +156,8 @@ TEST(BuildPool, QueuedGuessesNotKeptAreDroppedAndRunningOnesStay) {
   BuildPool pool(1);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  std::atomic<bool> running{false};
   std::atomic<int> ran{0};
-  pool.start("running guess", [&, released]() -> Result<BuildResult> {
-    running = true;
-    released.wait_for(std::chrono::seconds(10));
-    return built("running");
-  });
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!running.load() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(running.load());
+  ASSERT_TRUE(occupy_worker(pool, "running guess", released, "running"));
   for (const char* k : {"stale", "kept"})
     pool.start(k, [&]() -> Result<BuildResult> {
       ++ran;
@@ -186,16 +185,7 @@ TEST(BuildPool, QueuedJobsStartInTheOrderTheyWereStarted) {
   BuildPool pool(1);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  std::atomic<bool> running{false};
-  pool.start("running", [&, released]() -> Result<BuildResult> {
-    running = true;
-    released.wait_for(std::chrono::seconds(10));
-    return built("running");
-  });
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!running.load() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_TRUE(running.load());
+  ASSERT_TRUE(occupy_worker(pool, "running", released, "running"));
   std::mutex m;
   std::vector<int> order;
   for (int i = 0; i < 8; ++i)
@@ -208,9 +198,9 @@ TEST(BuildPool, QueuedJobsStartInTheOrderTheyWereStarted) {
   // Let every queued job's thread reach its wait before the worker frees up.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   release.set_value();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   for (int i : {1, 3, 4, 6, 7})
-    while (!pool.ready(key(i)) &&
-           std::chrono::steady_clock::now() < until + std::chrono::seconds(5))
+    while (!pool.ready(key(i)) && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::lock_guard lock(m);
   EXPECT_EQ(order, (std::vector<int>{1, 3, 4, 6, 7}));
