@@ -28,7 +28,8 @@ std::map<std::string, Proposal> embedded_offers(const Candidate& parent,
 
 // One child per offered technique, in the techniques' order: the first it argues for (else
 // its first), never `chosen` itself. Asked ahead, it is the child pick_child takes for that
-// technique, so asking for one child per technique covers every choice the next step can make.
+// technique, so asking for one child per technique covers every choice the next step can make
+// from these offers (one lane; a faster child's own profile may change what it is offered).
 std::vector<Candidate> lead_children(const std::map<std::string, Proposal>& offered,
                                      const Candidate& chosen);
 

@@ -182,12 +182,12 @@ TEST(BuildPool, QueuedGuessesNotKeptAreDroppedAndRunningOnesStay) {
 // earliest still queued, or the child the next step takes can wait behind later guesses
 // (issue 21 B2: a 7-s wait on the H200 for a child asked for a step ahead).
 TEST(BuildPool, QueuedJobsStartInTheOrderTheyWereStarted) {
+  std::mutex m;  // before the pool, so they outlive any job it still runs
+  std::vector<int> order;
   BuildPool pool(1);
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   ASSERT_TRUE(occupy_worker(pool, "running", released, "running"));
-  std::mutex m;
-  std::vector<int> order;
   for (int i = 0; i < 8; ++i)
     pool.start(key(i), [&, i]() -> Result<BuildResult> {
       std::lock_guard lock(m);

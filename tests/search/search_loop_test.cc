@@ -28,6 +28,9 @@ class ScriptedEvaluator final : public Evaluator {
   std::vector<Candidate> evaluated;
   std::vector<Candidate> prefetched;
   std::vector<std::vector<Candidate>> prefetch_calls;
+  // For each child evaluated, the ask before the one its own step made: what the search had
+  // asked ahead when it picked the child.
+  std::vector<std::vector<Candidate>> asked_when_picked;
   std::vector<std::string> calls;  // "prefetch", "state_of", "evaluate", in order
   int profiles = 0;
   LaunchShape launch;  // what the grid_undersized profile reports
@@ -40,6 +43,8 @@ class ScriptedEvaluator final : public Evaluator {
     (void)parent;
     calls.push_back("evaluate");
     evaluated.push_back(child);
+    asked_when_picked.push_back(prefetch_calls.size() >= 2 ? prefetch_calls.end()[-2]
+                                                           : std::vector<Candidate>{});
     Evaluation e;
     const std::string& t = child.path.back();
     if (t == "launch_geometry_tuning" && child.source.find("kThreads = 32;") != std::string::npos) {
@@ -155,7 +160,8 @@ TEST_F(SearchLoopTest, WhileAChildIsMeasuredWhatFollowsEitherWayIsBuiltAhead) {
 // next, covers each step, whatever the seed draws: the parent stays, the child measured becomes
 // the parent, or the rollout ends and the next starts from the best.
 TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+  int after_a_faster_child = 0;  // steps right after a FASTER one that took launch geometry
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
     SCOPED_TRACE("search seed " + std::to_string(seed));
     evaluator = ScriptedEvaluator{};
     evaluator.launch = {64.0, 132.0};
@@ -169,10 +175,10 @@ TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
     ASSERT_GE(evaluator.prefetch_calls.size(), evaluator.evaluated.size() + 1);
     bool restarted = false;
     for (std::size_t i = 0; i < evaluator.evaluated.size(); ++i) {
-      // prefetch_calls[i + 1] is the last ask before step i picked its child: the first step's
-      // once the baseline's profile was known, each later one's while the step before was
-      // measured.
-      const auto& asked = evaluator.prefetch_calls[i + 1];
+      const auto& asked = evaluator.asked_when_picked[i];
+      if (i > 0 && r->steps[i - 1].evaluation.outcome == StepOutcome::faster &&
+          r->steps[i].technique == "launch_geometry_tuning")
+        ++after_a_faster_child;
       const std::string fp = evaluator.evaluated[i].fingerprint();
       EXPECT_TRUE(std::any_of(asked.begin(), asked.end(),
                               [&](const Candidate& c) { return c.fingerprint() == fp; }))
@@ -183,6 +189,8 @@ TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
     }
     EXPECT_TRUE(restarted) << "no step opened a rollout, so that branch went untested";
   }
+  // A FASTER child moves to a new state, whose profile decides what launch geometry argues for.
+  EXPECT_GT(after_a_faster_child, 0) << "no seed took launch geometry right after a FASTER step";
 }
 
 TEST_F(SearchLoopTest, OnlyTheTechniquesAskedForAreBuiltAhead) {
