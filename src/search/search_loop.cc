@@ -135,7 +135,9 @@ class Search {
   // `offered` less the techniques --techniques leaves out.
   std::map<std::string, Proposal> choosable(std::map<std::string, Proposal> offered) const;
   // Hands `next` to Evaluator::prefetch and remembers it for pick_child.
-  void ask_ahead(const std::vector<Candidate>& next);
+  // Hands `next` (its first options_.prefetch) to Evaluator::prefetch, and keeps it as what
+  // pick_child may prefer at the next step.
+  void ask_ahead(std::vector<Candidate> next);
   Status finish_step(Lane& lane, EvaluatedStep step);
   // Asks the model for the lesson of the measured step result.steps[index] (the textual
   // gradient), which the rollout's end collects.
@@ -481,7 +483,8 @@ Status Search::advance(Lane& lane) {
   return Ok{};
 }
 
-void Search::ask_ahead(const std::vector<Candidate>& next) {
+void Search::ask_ahead(std::vector<Candidate> next) {
+  if (static_cast<int>(next.size()) > options_.prefetch) next.resize(options_.prefetch);
   // Only the latest ask: the evaluator may drop older guesses that no worker started.
   asked_ahead_.clear();
   for (const Candidate& c : next) asked_ahead_.insert(c.fingerprint());
@@ -500,8 +503,7 @@ Result<SearchResult> Search::run() {
   // what some techniques argue for, is not known yet: every child of every technique.
   auto first = every_child(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
                                                      options_.source_only, options_.gpu, seen_)));
-  if (static_cast<int>(first.size()) > options_.prefetch) first.resize(options_.prefetch);
-  ask_ahead(first);
+  ask_ahead(std::move(first));
   auto state = evaluator_.state_of(result_.baseline);
   if (!state) return state.error();
   // Now it is: one child per technique, as every later step asks; the guesses no worker started
@@ -509,8 +511,7 @@ Result<SearchResult> Search::run() {
   auto leads = lead_children(choosable(embedded_offers(result_.baseline, *state, spec_,
                                                        options_.source_only, options_.gpu, seen_)),
                              result_.baseline);
-  if (static_cast<int>(leads.size()) > options_.prefetch) leads.resize(options_.prefetch);
-  ask_ahead(leads);
+  ask_ahead(std::move(leads));
   result_.baseline_state = result_.best_state = state->key;
   progress_ << "  baseline: " << state->key << " (" << state->explanation << ")\n";
   best_state_ = *state;

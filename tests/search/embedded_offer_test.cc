@@ -47,6 +47,14 @@ TEST(LeadChildren, OnePerTechniqueTheOneItArguesForFirstNeverTheChosen) {
             (std::vector<std::string>{"a1", "b1"}));
 }
 
+TEST(EveryChild, EachTechniquesLeadFirstThenTheRestEachOnce) {
+  const std::map<std::string, Proposal> offered = {{"a", offer("a", {"a1", "a2"})},
+                                                   {"b", offer("b", {"b1", "b2", "b3"}, 2)}};
+  EXPECT_EQ(changes_of(every_child(offered)),
+            (std::vector<std::string>{"a1", "b1", "a2", "b2", "b3"}));
+  EXPECT_TRUE(every_child({}).empty());
+}
+
 TEST(BuildAheadList, OneChildPerTechniqueOnEveryBranchTheNextStepCanTake) {
   const std::map<std::string, Proposal> siblings = {{"a", offer("a", {"a1", "a2"})},
                                                     {"b", offer("b", {"b1"})}};
