@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Recomputes an optimize search's GPU idle share from the raw timeline in its result.json.
 
-  bench/idle_share.py RESULT.json…
+  bench/idle_share.py RESULT.json…      (RESULT.json.gz too: raw data is kept gzipped)
 
 For each file: the search's seconds, the GPU's busy seconds (the sum of timeline.gpu's spans,
 which is gpu_busy_seconds), the idle share (1 - busy / seconds), the model's calls, and every
@@ -9,12 +9,14 @@ stretch of more than half a second with the GPU idle, with the model calls in fl
 Standard library only.
 """
 
+import gzip
 import json
 import sys
 
 
 def report(path):
-    with open(path, encoding="utf-8") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
         r = json.load(f)
     seconds = r["seconds"]
     gpu = sorted(r["timeline"]["gpu"])

@@ -8,7 +8,16 @@ ended SLOWER, FASTER, SAME or AMBIGUOUS, the median measured ratio B/A (the slow
 injected), and with a Wilson 95 % interval:
   - A against itself: the false-alarm rate, runs that ended SLOWER or FASTER;
   - A against a slower B: the power, runs that ended SLOWER.
-Untrusted runs (rejected timings) are counted apart and left out of the rates.
+Untrusted runs (rejected timings) are counted apart and left out of the rates. Last, the
+identical pairs pooled: false alarms, with the Wilson 95 % upper bound and the one-sided 95 %
+(Clopper-Pearson) upper bound.
+
+  bench/power_table.py --rejudge E COMPARE.json…
+
+The same, each launch-bound run judged again at a minimum effect E from its recorded ratio, 99 %
+CI and Mann-Whitney p (ab_verdict.h's rule). Exact for those runs only: their samples are taken
+in a fixed design (so many pairs per CUDA context) that the minimum effect does not steer. A
+streaming run stops at its first decided verdict, which depends on E, so one is refused.
 Standard library only.
 """
 
@@ -29,8 +38,35 @@ def wilson(k, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def pair_rows(paths):
-    """One row per file: {a, b, runs, untrusted, verdicts, ratio, rate, low, high, what}."""
+ALPHA = 0.01  # compare's significance level: its CI is 99 %
+
+
+def one_sided_upper(k, n, confidence=0.95):
+    """The one-sided Clopper-Pearson upper bound for k = 0 events in n trials; None otherwise."""
+    if k != 0 or n == 0:
+        return None
+    return 1 - (1 - confidence) ** (1 / n)
+
+
+def rejudge(run, min_effect, path):
+    """ab_verdict.h's rule on a recorded launch-bound run at `min_effect`."""
+    if not run.get("contexts"):
+        sys.exit("%s: a streaming run (no CUDA contexts) stops when decided, so its verdict at "
+                 "another minimum effect cannot be recomputed from its record" % path)
+    r, lo, hi, p, e = (run["ratio"], run["ci_low"], run["ci_high"], run["mann_whitney_p"],
+                       min_effect)
+    if p < ALPHA and lo > 1 and r >= 1 + e:
+        return "SLOWER"
+    if p < ALPHA and hi < 1 and r <= 1 - e:
+        return "FASTER"
+    if 1 - e <= lo and hi <= 1 + e:
+        return "SAME"
+    return "AMBIGUOUS"
+
+
+def pair_rows(paths, min_effect=None):
+    """One row per file: {a, b, runs, untrusted, verdicts, ratio, rate, low, high, what}; with
+    `min_effect`, each launch-bound run's verdict judged again at it (rejudge)."""
     rows = []
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open  # raw data is kept gzipped
@@ -38,6 +74,8 @@ def pair_rows(paths):
             result = json.load(f)
         a, b = result["a"]["kernel"], result["b"]["kernel"]
         trusted = [r for r in result.get("runs", []) if r.get("trusted")]
+        if min_effect is not None:
+            trusted = [dict(r, verdict=rejudge(r, min_effect, path)) for r in trusted]
         verdicts = {}
         for r in trusted:
             verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -55,10 +93,25 @@ def pair_rows(paths):
     return rows
 
 
-def main(paths):
+def pooled_false_alarms(rows):
+    """The identical pairs of `rows` together: (pairs, false alarms)."""
+    same = [r for r in rows if r["what"] == "false alarms"]
+    return (sum(r["runs"] for r in same),
+            sum(r["verdicts"].get("SLOWER", 0) + r["verdicts"].get("FASTER", 0) for r in same))
+
+
+def main(args):
+    min_effect = None
+    if args[:1] == ["--rejudge"]:
+        if len(args) < 3:
+            sys.exit(__doc__)
+        min_effect, args = float(args[1]), args[2:]
+    rows = pair_rows(args, min_effect)
+    if min_effect is not None:
+        print("Launch-bound runs judged again at a minimum effect of %g %%:\n" % (100 * min_effect))
     print("| A | B | runs | measured B/A | verdicts | rate | 95 % CI |")
     print("|---|---|---|---|---|---|---|")
-    for r in pair_rows(paths):
+    for r in rows:
         verdicts = ", ".join("%s %d" % kv for kv in sorted(r["verdicts"].items()))
         ratio = "-" if r["ratio"] is None else "%.4f" % r["ratio"]
         rate = "-" if r["rate"] is None else "%s %.1f %%" % (r["what"], 100 * r["rate"])
@@ -66,6 +119,12 @@ def main(paths):
             r["a"], r["b"], r["runs"],
             " (+%d untrusted)" % r["untrusted"] if r["untrusted"] else "",
             ratio, verdicts, rate, 100 * r["low"], 100 * r["high"]))
+    pairs, alarms = pooled_false_alarms(rows)
+    if pairs:
+        bound = one_sided_upper(alarms, pairs)
+        print("\nIdentical pairs pooled: %d false alarm(s) in %d; Wilson 95 %% upper bound %.2f %%%s"
+              % (alarms, pairs, 100 * wilson(alarms, pairs)[1],
+                 "" if bound is None else ", one-sided 95 %% upper bound %.2f %%" % (100 * bound)))
 
 
 if __name__ == "__main__":

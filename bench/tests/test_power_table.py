@@ -42,6 +42,47 @@ class PowerTableTest(unittest.TestCase):
             (row,) = power_table.pair_rows([path])
         self.assertEqual((row["what"], row["rate"]), ("false alarms", 0.1))
 
+    def test_rejudging_a_launch_bound_run_applies_the_rule_at_the_new_minimum_effect(self):
+        def run(ratio, lo, hi, p=1e-6):
+            return {"verdict": "SAME", "trusted": True, "contexts": {"calls": 21}, "ratio": ratio,
+                    "ci_low": lo, "ci_high": hi, "mann_whitney_p": p}
+        result = {"a": {"kernel": "tiny_base"}, "b": {"kernel": "tiny_fma_16"}, "runs": [
+            run(1.017, 1.012, 1.019),             # SAME within +-2 %; SLOWER at 1.5 %
+            run(1.013, 1.010, 1.016),             # under 1.5 %, CI past it: AMBIGUOUS
+            run(1.012, 1.010, 1.014),             # CI within +-1.5 %: SAME
+            run(1.017, 1.012, 1.019, p=0.02)]}    # not significant at 1 %: AMBIGUOUS
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "tiny.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(result, f)
+            (row,) = power_table.pair_rows([path], min_effect=0.015)
+            (as_recorded,) = power_table.pair_rows([path])
+        self.assertEqual(row["verdicts"], {"SLOWER": 1, "AMBIGUOUS": 2, "SAME": 1})
+        self.assertEqual(as_recorded["verdicts"], {"SAME": 4})
+
+    def test_a_streaming_run_is_not_rejudged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "stream.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(compare("base", "base", ["SAME"]), f)
+            with self.assertRaises(SystemExit) as refused:
+                power_table.pair_rows([path], min_effect=0.015)
+        self.assertIn("streaming run", str(refused.exception.code))
+
+    def test_identical_pairs_pool_with_their_upper_bounds(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for i, c in enumerate([compare("base", "base", ["SAME"] * 150),
+                                   compare("tiny_base", "tiny_base_twin", ["SAME"] * 160),
+                                   compare("base", "slower_2", ["SLOWER"] * 40)]):
+                paths.append(os.path.join(tmp, "c%d.json" % i))
+                with open(paths[-1], "w", encoding="utf-8") as f:
+                    json.dump(c, f)
+            self.assertEqual(power_table.pooled_false_alarms(power_table.pair_rows(paths)),
+                             (310, 0))
+        self.assertAlmostEqual(power_table.one_sided_upper(0, 310), 0.00962, places=5)
+        self.assertIsNone(power_table.one_sided_upper(1, 310))  # only the no-event case
+
     def test_wilson_interval(self):
         low, high = power_table.wilson(0, 200)
         self.assertEqual(low, 0.0)
