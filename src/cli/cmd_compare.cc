@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/repository.h"
 #include "cli/step_flags.h"
+#include "core/kernel_spec.h"
 #include "core/suggest.h"
 #include "eval/compare_run.h"
 #include "eval/provenance.h"
@@ -16,7 +17,7 @@ struct CompareOptions {
   CommonOptions common;
   BuildFlags build;
   VerifyFlags verify;
-  CompareFlags compare;
+  CompareFlags compare{.criteria = {.min_effect = kRegressionMinEffect}};
   std::string a, b, b_source;
   int repeat = 1;
 };
@@ -76,7 +77,7 @@ CommandAction setup_compare(CLI::App& app) {
   app.add_option("--b-source", options->b_source,
                  "B is kernel A built from this source file instead (repository-relative)");
   app.add_option("--min-effect", options->compare.criteria.min_effect,
-                 "Smallest relative change that counts (default 0.02)");
+                 "Smallest relative change of the median that counts (default 0.015)");
   app.add_option("--max-pairs", options->compare.budget.max_pairs,
                  "Most AB pairs per comparison (default 2000)");
   app.add_option("--repeat", options->repeat,

@@ -10,7 +10,9 @@
 namespace kblaster {
 
 struct VerdictCriteria {
-  double min_effect = 0.02;  // smallest relative change of the median that counts
+  // Smallest relative change of the median that counts: 2 % for the search's children;
+  // compare and check pass kRegressionMinEffect (core/kernel_spec.h).
+  double min_effect = 0.02;
   double alpha = 0.01;       // significance level; the CI has level 1 - alpha
   std::size_t bootstrap_resamples = 2000;
   std::uint64_t seed = 1;        // bootstrap seed: same inputs → same verdict

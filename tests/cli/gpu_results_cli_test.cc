@@ -66,6 +66,13 @@ TEST_F(WithoutAGpu, ComparePrintsACompareResultWithBothSkipped) {
   EXPECT_TRUE(testing::is_rejected_naming(j, {"a: 'source' is a required property"}, dir));
 }
 
+// The study behind the default: docs/cli.md, compare.
+TEST_F(WithoutAGpu, CompareJudgesAtTheStudiedMinimumEffectUnlessTold) {
+  auto j = skipped_result(
+      {"compare", "bench/compare_kernels", "--a", "base", "--b", "slower_2", "--json"}, "compare");
+  EXPECT_EQ(j["min_effect"], 0.015);
+}
+
 TEST_F(WithoutAGpu, VerifyPrintsAVerifyResultWithEveryKernelSkipped) {
   auto j = skipped_result(
       {"verify", "examples/kernels", "--kernel", "softmax", "--kernel", "axpy", "--json"},

@@ -190,6 +190,14 @@ TEST(ConfigLoader, PublishDefaultsToAPullRequestPerKernelLabelledKblasterAndPerf
   EXPECT_EQ(config->publish.labels, (std::vector<std::string>{"kblaster", "performance"}));
 }
 
+// 1.5 %: the minimum effect the registered H200 power study judged (docs/cli.md, compare).
+TEST(ConfigLoader, CheckDefaultsToFailingOnSlowerAtTheStudiedMinimumEffect) {
+  auto config = Repo(std::string(kKernelHead) + kArgs + kSizes).load();
+  ASSERT_TRUE(config.ok()) << config.error().describe();
+  EXPECT_EQ(config->check.fail_on, CheckConfig::FailOn::slower);
+  EXPECT_DOUBLE_EQ(config->check.min_effect, 0.015);
+}
+
 TEST(ConfigLoader, PublishReadsTheGroupingAndTheLabels) {
   auto config = Repo("[publish]\noptimization_prs = \"per_sweep\"\nlabels = [\"speed\"]\n\n" +
                      std::string(kKernelHead) + kArgs + kSizes)
