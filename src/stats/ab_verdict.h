@@ -13,7 +13,7 @@ struct VerdictCriteria {
   // Smallest relative change of the median that counts: 2 % for the search's children;
   // compare and check pass kRegressionMinEffect (core/kernel_spec.h).
   double min_effect = 0.02;
-  double alpha = 0.01;       // significance level; the CI has level 1 - alpha
+  double alpha = 0.01;  // significance level; the CI has level 1 - alpha
   std::size_t bootstrap_resamples = 2000;
   std::uint64_t seed = 1;        // bootstrap seed: same inputs → same verdict
   std::size_t min_samples = 10;  // per side; fewer is always AMBIGUOUS
