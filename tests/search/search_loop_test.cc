@@ -34,6 +34,9 @@ class ScriptedEvaluator final : public Evaluator {
   std::vector<std::string> calls;  // "prefetch", "state_of", "evaluate", in order
   int profiles = 0;
   LaunchShape launch;  // what the grid_undersized profile reports
+  // What it reports instead for a candidate with __restrict__ pointers, when set: a faster
+  // child's profile that argues for another block size than its parent's did.
+  std::optional<LaunchShape> restricted_launch;
   void prefetch(const std::vector<Candidate>& next) override {
     calls.push_back("prefetch");
     prefetch_calls.push_back(next);
@@ -72,7 +75,10 @@ class ScriptedEvaluator final : public Evaluator {
                 : "launch.grid_undersized";
     s.bottleneck = s.key.substr(0, s.key.find('.'));
     s.explanation = "scripted";
-    if (s.key == "launch.grid_undersized") s.launch = launch;
+    if (s.key == "launch.grid_undersized")
+      s.launch = restricted_launch && c.source.find("__restrict__") != std::string::npos
+                     ? *restricted_launch
+                     : launch;
     return s;
   }
 };
@@ -83,6 +89,9 @@ class SearchLoopTest : public ::testing::Test, protected testing::SearchSetup {
   Result<SearchResult> search() {
     return run_search(baseline, *spec, evaluator, *store, catalogue, options, clock, progress);
   }
+
+  void expect_steps_asked_ahead(std::optional<LaunchShape> restricted_launch,
+                                const std::string& faster_technique, int& after_a_faster_child);
 
   ScriptedEvaluator evaluator;
   testing::FakeClock clock{1.0};
@@ -159,12 +168,18 @@ TEST_F(SearchLoopTest, WhileAChildIsMeasuredWhatFollowsEitherWayIsBuiltAhead) {
 // the H200 for a cub kernel). One child per technique, on every branch the search can take
 // next, covers each step, whatever the seed draws: the parent stays, the child measured becomes
 // the parent, or the rollout ends and the next starts from the best.
-TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
-  int after_a_faster_child = 0;  // steps right after a FASTER one that took launch geometry
+// Searches seeds 1 to 24, expecting every child each step took to have been asked ahead by the
+// step before; `restricted_launch` is ScriptedEvaluator's. Returns the steps that took launch
+// geometry right after a FASTER step of `faster_technique` in `after_a_faster_child`.
+void SearchLoopTest::expect_steps_asked_ahead(std::optional<LaunchShape> restricted_launch,
+                                              const std::string& faster_technique,
+                                              int& after_a_faster_child) {
+  after_a_faster_child = 0;
   for (std::uint64_t seed = 1; seed <= 24; ++seed) {
     SCOPED_TRACE("search seed " + std::to_string(seed));
     evaluator = ScriptedEvaluator{};
     evaluator.launch = {64.0, 132.0};
+    evaluator.restricted_launch = restricted_launch;
     progress.str("");
     open_store("kb-" + std::to_string(seed) + ".sqlite");  // cold, as each search's first run
     options.budget = {6, 4, 1e9, 0, 0.0};  // rollouts end by depth too, not only by no progress
@@ -177,6 +192,7 @@ TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
     for (std::size_t i = 0; i < evaluator.evaluated.size(); ++i) {
       const auto& asked = evaluator.asked_when_picked[i];
       if (i > 0 && r->steps[i - 1].evaluation.outcome == StepOutcome::faster &&
+          r->steps[i - 1].technique == faster_technique &&
           r->steps[i].technique == "launch_geometry_tuning")
         ++after_a_faster_child;
       const std::string fp = evaluator.evaluated[i].fingerprint();
@@ -189,8 +205,24 @@ TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
     }
     EXPECT_TRUE(restarted) << "no step opened a rollout, so that branch went untested";
   }
+}
+
+TEST_F(SearchLoopTest, EveryChildTheSearchTakesWasAskedAheadByTheStepBefore) {
+  int after_a_faster_child = 0;
+  expect_steps_asked_ahead(std::nullopt, "launch_geometry_tuning", after_a_faster_child);
   // A FASTER child moves to a new state, whose profile decides what launch geometry argues for.
   EXPECT_GT(after_a_faster_child, 0) << "no seed took launch geometry right after a FASTER step";
+}
+
+// A faster child's own profile can argue for another block size than its parent's did: here the
+// __restrict__ child reports 128 blocks, so 64 threads fill the 132 SMs, where the baseline's 64
+// blocks argued for 32. What the step before asked under the parent's state is then the wrong
+// child; the search asks again once the faster child's profile is in.
+TEST_F(SearchLoopTest, AFasterChildsChildrenAreAskedAgainUnderItsOwnProfile) {
+  int after_a_faster_child = 0;
+  expect_steps_asked_ahead(LaunchShape{128.0, 132.0}, "restrict_pointers", after_a_faster_child);
+  EXPECT_GT(after_a_faster_child, 0)
+      << "no seed took launch geometry right after a FASTER __restrict__ step";
 }
 
 TEST_F(SearchLoopTest, OnlyTheTechniquesAskedForAreBuiltAhead) {
