@@ -1,7 +1,8 @@
 // `kblaster check [REPO] --base REV --head REV` (or --event): build both ends of
 // a revision range from git objects, verify each hit kernel (of the --kernel
 // ones) at head, time it against base, and print one verdict per kernel. [check]
-// in kblaster.toml sets the exit-code policy and the minimum effect.
+// in kblaster.toml sets the exit-code policy and the minimum effect: head's, except where it
+// loosens base's (check_policy).
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -10,6 +11,7 @@
 #include "cli/repository.h"
 #include "cli/revision_flags.h"
 #include "cli/step_flags.h"
+#include "core/check_policy.h"
 #include "eval/check_run.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
@@ -88,11 +90,16 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
                            const ChangePlan& plan, const std::filesystem::path& repo_root,
                            const Repo& git, Session& session) {
   const RevisionRange* range = &plan.range;
-  const CheckConfig& policy = plan.head_config.check;
+  const CheckPolicy chosen =
+      check_policy(plan.head_config.check, plan.base_config ? &plan.base_config->check : nullptr);
+  const CheckConfig& policy = chosen.config;
 
   CheckInputs inputs;
   inputs.source = want.source;
   inputs.policy = policy;
+  inputs.policy_kept_from_base = chosen.kept_from_base;
+  for (const auto& kept : chosen.kept_from_base)
+    session.progress << "check: " << kept << " until the change is merged\n";
   std::vector<std::string> head_names, base_names;
   for (const auto& hit : plan.changes.hits) {
     const bool at_head = hit.why != KernelHit::Why::deleted;

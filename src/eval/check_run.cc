@@ -116,6 +116,8 @@ nlohmann::json to_json(const CheckInputs& inputs, const CheckRun& run) {
   j["source"] = inputs.source;
   j["fail_on"] = fail_on_name(inputs.policy.fail_on);
   j["min_effect"] = inputs.policy.min_effect;
+  if (!inputs.policy_kept_from_base.empty())
+    j["policy_kept_from_base"] = inputs.policy_kept_from_base;
   j["summary"] = summary;
   j["kernels"] = rows;
   j["builds"] = {{"head", to_json(run.head_builds)}, {"base", to_json(run.base_builds)}};

@@ -40,7 +40,8 @@ struct CheckInputs {
   std::vector<CheckTarget> targets;
   CheckSide head;
   std::optional<CheckSide> base;  // nullopt: no base, or its config did not load
-  CheckConfig policy;             // head's [check]
+  CheckConfig policy;             // head's [check], where not looser than base's (check_policy)
+  std::vector<std::string> policy_kept_from_base;  // CheckPolicy::kept_from_base
 };
 
 // What check found: both ends' builds, one row per target in order, and the seeds.
@@ -67,7 +68,8 @@ inline constexpr int kCheckSchemaVersion = 1;
 
 // The check result: {"kind": "check", "schema_version", "provenance", "base", "head",
 // "source", "fail_on", "min_effect", "summary": {verdict name: kernels}, "kernels": [a
-// row each], "builds": {"head", "base"}, and "skipped" when GPU work was}.
+// row each], "builds": {"head", "base"}, "skipped" when GPU work was, and
+// "policy_kept_from_base" when head's [check] was looser than base's}.
 nlohmann::json to_json(const CheckInputs& inputs, const CheckRun& run);
 
 // The exit code of a run: check_exit_code's, but a run whose GPU work was skipped

@@ -91,6 +91,14 @@ Result<ResultView> read_check(const JsonField& root) {
   auto skipped = root["skipped"].optional_string();
   if (!skipped) return skipped.error();
   if (!skipped->empty()) view.notes.push_back(*skipped);
+  auto kept = root["policy_kept_from_base"].items();
+  if (!kept) return kept.error();
+  for (const JsonField& line : *kept) {
+    auto text = line.string();
+    if (!text) return text.error();
+    view.notes.push_back("The pull request loosens the check's policy: " + *text +
+                         " until the change is merged.");
+  }
   return view;
 }
 

@@ -51,7 +51,8 @@ struct ChangedRepo {
   testing::TempDir dir;
   testing::RepoBuilder git{dir.path()};
   std::string base, head;
-  explicit ChangedRepo(const std::string& head_body = "o[threadIdx.x] = SCALE;") {
+  explicit ChangedRepo(const std::string& head_body = "o[threadIdx.x] = SCALE;",
+                       const std::string& head_config = kConfig) {
     git.write("kblaster.toml", kConfig);
     git.write("include/common.cuh", "#pragma once\n#define SCALE 2\n");
     git.write("k/a.cu", kernel("a", "o[threadIdx.x] = SCALE;"));
@@ -60,6 +61,7 @@ struct ChangedRepo {
     base = git.commit("base");
     git.write("include/common.cuh", "#pragma once\n#define SCALE 3\n");
     git.write("k/a.cu", kernel("a", head_body));
+    git.write("kblaster.toml", head_config);
     head = git.commit("head");
   }
 };
@@ -111,6 +113,34 @@ TEST(CheckCli, BuildsBothRevisionsOfTheHitKernelOnlyFromGit) {
   EXPECT_THAT(again.out, HasSubstr("uses_header"));
   EXPECT_THAT(again.out, HasSubstr("cache_hit"));
   EXPECT_THAT(again.out, ::testing::Not(HasSubstr("standalone")));
+}
+
+// A pull request could pass its own regression by loosening the [check] it is judged by (it
+// edits kblaster.toml like any file): base's policy holds where head's is looser.
+TEST(CheckCli, APullRequestCannotLoosenTheCheckItIsJudgedBy) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  std::string loose = kConfig;
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"\"error\"", "\"never\""}, {"0.05", "0.5"}})
+    loose.replace(loose.find(from), from.size(), to);
+  ChangedRepo repo("o[threadIdx.x] = SCALE;", loose);
+  testing::TempDir cache;
+  auto r = check_json(repo, cache);
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["fail_on"], "error");
+  EXPECT_EQ(j["min_effect"], 0.05);
+  EXPECT_EQ(j["policy_kept_from_base"],
+            (nlohmann::json{"[check] fail_on: head's \"never\" is looser than base's \"error\"; "
+                            "base's holds",
+                            "[check] min_effect: head's 0.5 is looser than base's 0.05; base's "
+                            "holds"}));
+  EXPECT_THAT(r.err, HasSubstr("check: [check] min_effect: head's 0.5 is looser than base's 0.05; "
+                               "base's holds until the change is merged"));
+  testing::TempDir out;
+  const auto [code, said] = testing::validate_result(j, out);
+  EXPECT_EQ(code, 0) << said;
 }
 
 TEST(CheckCli, ItsJsonIsACheckResultThatValidatesAgainstItsSchema) {

@@ -46,6 +46,21 @@ TEST(ResultReader, ReadsARealCheckResult) {
   EXPECT_EQ(view->value, fixture(kSlower)) << "the view keeps the result for the JSON report";
 }
 
+TEST(ResultReader, ACheckUnderBasesPolicySaysWhichFieldsThePullRequestLoosened) {
+  auto check = fixture(kSlower);
+  check["policy_kept_from_base"] = {
+      "[check] min_effect: head's 0.5 is looser than base's 0.015; base's holds"};
+  auto view = read_result(check, "c.json");
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_THAT(view->notes, ::testing::Contains(
+                               "The pull request loosens the check's policy: [check] min_effect: "
+                               "head's 0.5 is looser than base's 0.015; base's holds until the "
+                               "change is merged."));
+  check["policy_kept_from_base"] = {7};
+  EXPECT_THAT(read_result(check, "c.json").error().message,
+              ::testing::HasSubstr("policy_kept_from_base[0]"));
+}
+
 TEST(ResultReader, ReadsAnUntimedRegression) {
   auto view = read_result(
       fixture("tests/eval/fixtures/h200/ChangedOutputIsAFunctionalRegression.json"), "r.json");
