@@ -9,8 +9,9 @@ injected), and with a Wilson 95 % interval:
   - A against itself: the false-alarm rate, runs that ended SLOWER or FASTER;
   - A against a slower B: the power, runs that ended SLOWER.
 Untrusted runs (rejected timings) are counted apart and left out of the rates. Last, the
-identical pairs pooled: false alarms, with the Wilson 95 % upper bound and the one-sided 95 %
-(Clopper-Pearson) upper bound.
+identical pairs pooled: false alarms, with the upper end of the two-sided Wilson 95 % interval and
+the one-sided 95 % (Clopper-Pearson) upper bound; a warning if they were judged at different
+minimum effects.
 
   bench/power_table.py --rejudge E COMPARE.json…
 
@@ -84,7 +85,8 @@ def pair_rows(paths, min_effect=None):
                 else verdicts.get("SLOWER", 0))
         low, high = wilson(hits, len(trusted))
         ratios = [r["ratio"] for r in trusted if r.get("ratio")]
-        rows.append({"a": a, "b": b, "runs": len(trusted),
+        judged_at = min_effect if min_effect is not None else result.get("min_effect")
+        rows.append({"a": a, "b": b, "runs": len(trusted), "min_effect": judged_at,
                      "untrusted": len(result.get("runs", [])) - len(trusted),
                      "verdicts": verdicts,
                      "ratio": statistics.median(ratios) if ratios else None,
@@ -94,10 +96,12 @@ def pair_rows(paths, min_effect=None):
 
 
 def pooled_false_alarms(rows):
-    """The identical pairs of `rows` together: (pairs, false alarms)."""
+    """The identical pairs of `rows` together: (pairs, false alarms, the minimum effects they were
+    judged at). More than one minimum effect means the pool mixes rules: say so."""
     same = [r for r in rows if r["what"] == "false alarms"]
     return (sum(r["runs"] for r in same),
-            sum(r["verdicts"].get("SLOWER", 0) + r["verdicts"].get("FASTER", 0) for r in same))
+            sum(r["verdicts"].get("SLOWER", 0) + r["verdicts"].get("FASTER", 0) for r in same),
+            sorted({r["min_effect"] for r in same if r.get("min_effect") is not None}))
 
 
 def main(args):
@@ -106,6 +110,8 @@ def main(args):
         if len(args) < 3:
             sys.exit(__doc__)
         min_effect, args = float(args[1]), args[2:]
+        if not 0 < min_effect < 1:
+            sys.exit("--rejudge %g: a minimum effect is a fraction in (0, 1), as 0.015" % min_effect)
     rows = pair_rows(args, min_effect)
     if min_effect is not None:
         print("Launch-bound runs judged again at a minimum effect of %g %%:\n" % (100 * min_effect))
@@ -119,10 +125,15 @@ def main(args):
             r["a"], r["b"], r["runs"],
             " (+%d untrusted)" % r["untrusted"] if r["untrusted"] else "",
             ratio, verdicts, rate, 100 * r["low"], 100 * r["high"]))
-    pairs, alarms = pooled_false_alarms(rows)
+    pairs, alarms, effects = pooled_false_alarms(rows)
+    if len(effects) > 1:
+        print("\nWarning: the identical pairs were judged at different minimum effects (%s); "
+              "the pooled line mixes their rules" % ", ".join("%g" % e for e in effects),
+              file=sys.stderr)
     if pairs:
         bound = one_sided_upper(alarms, pairs)
-        print("\nIdentical pairs pooled: %d false alarm(s) in %d; Wilson 95 %% upper bound %.2f %%%s"
+        print("\nIdentical pairs pooled: %d false alarm(s) in %d; upper end of the two-sided "
+              "Wilson 95 %% interval %.2f %%%s"
               % (alarms, pairs, 100 * wilson(alarms, pairs)[1],
                  "" if bound is None else ", one-sided 95 %% upper bound %.2f %%" % (100 * bound)))
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """bench/power_table.py on hand-made compare results: false alarms, power, Wilson intervals."""
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -11,9 +13,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import power_table  # noqa: E402
 
 
-def compare(a, b, verdicts, ratio=1.0):
+def compare(a, b, verdicts, ratio=1.0, min_effect=0.015):
     runs = [{"verdict": v, "ratio": ratio, "trusted": v != "REJECTED"} for v in verdicts]
-    return {"kind": "compare", "a": {"kernel": a}, "b": {"kernel": b}, "runs": runs}
+    return {"kind": "compare", "a": {"kernel": a}, "b": {"kernel": b}, "runs": runs,
+            "min_effect": min_effect}
 
 
 class PowerTableTest(unittest.TestCase):
@@ -79,9 +82,30 @@ class PowerTableTest(unittest.TestCase):
                 with open(paths[-1], "w", encoding="utf-8") as f:
                     json.dump(c, f)
             self.assertEqual(power_table.pooled_false_alarms(power_table.pair_rows(paths)),
-                             (310, 0))
+                             (310, 0, [0.015]))
         self.assertAlmostEqual(power_table.one_sided_upper(0, 310), 0.00962, places=5)
         self.assertIsNone(power_table.one_sided_upper(1, 310))  # only the no-event case
+
+    def test_pooling_pairs_judged_at_different_minimum_effects_is_flagged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for i, c in enumerate([compare("base", "base", ["SAME"] * 10, min_effect=0.02),
+                                   compare("base", "base", ["SAME"] * 10, min_effect=0.015)]):
+                paths.append(os.path.join(tmp, "c%d.json" % i))
+                with open(paths[-1], "w", encoding="utf-8") as f:
+                    json.dump(c, f)
+            rows = power_table.pair_rows(paths)
+            self.assertEqual(power_table.pooled_false_alarms(rows), (20, 0, [0.015, 0.02]))
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                power_table.main(paths)
+        self.assertIn("different minimum effects (0.015, 0.02)", err.getvalue())
+
+    def test_a_minimum_effect_outside_zero_to_one_is_refused(self):
+        for bad in ("0", "1.5", "-0.01"):
+            with self.assertRaises(SystemExit) as refused:
+                power_table.main(["--rejudge", bad, "x.json"])
+            self.assertIn("fraction in (0, 1)", str(refused.exception.code))
 
     def test_wilson_interval(self):
         low, high = power_table.wilson(0, 200)

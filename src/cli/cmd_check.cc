@@ -99,7 +99,8 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
   inputs.policy = policy;
   inputs.policy_kept_from_base = chosen.kept_from_base;
   for (const auto& kept : chosen.kept_from_base)
-    session.progress << "check: " << kept << " until the change is merged\n";
+    session.progress << "check: " << kept
+                     << " (a looser [check] applies once a base revision carries it)\n";
   std::vector<std::string> head_names, base_names;
   for (const auto& hit : plan.changes.hits) {
     const bool at_head = hit.why != KernelHit::Why::deleted;

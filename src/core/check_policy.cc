@@ -1,6 +1,6 @@
 #include "core/check_policy.h"
 
-#include <sstream>
+#include <cstdio>
 
 namespace kblaster {
 namespace {
@@ -18,32 +18,35 @@ int leniency(CheckConfig::FailOn f) {
   return 2;
 }
 
-std::string kept(const std::string& field, const std::string& head, const std::string& base) {
-  return "[check] " + field + ": head's " + head + " is looser than base's " + base +
-         "; base's holds";
+// Ten significant digits: enough that two values the check told apart never print alike.
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
 }
 
-std::string number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
+std::string quoted(CheckConfig::FailOn f) { return std::string("\"") + fail_on_name(f) + "\""; }
 
 }  // namespace
 
 CheckPolicy check_policy(const CheckConfig& head, const CheckConfig* base) {
+  const CheckConfig defaults;
+  const CheckConfig& floor = base ? *base : defaults;
+  const std::string whose = base ? "base's" : "the default";
+  const std::string holds =
+      base ? "; base's holds" : " (base has no kblaster.toml that loaded); the default holds";
+  auto kept = [&](const std::string& field, const std::string& was, const std::string& held) {
+    return "[check] " + field + ": head's " + was + " is looser than " + whose + " " + held + holds;
+  };
   CheckPolicy policy{head, {}};
-  if (base == nullptr) return policy;
-  if (leniency(head.fail_on) > leniency(base->fail_on)) {
-    policy.config.fail_on = base->fail_on;
-    policy.kept_from_base.push_back(kept("fail_on",
-                                         std::string("\"") + fail_on_name(head.fail_on) + "\"",
-                                         std::string("\"") + fail_on_name(base->fail_on) + "\""));
+  if (leniency(head.fail_on) > leniency(floor.fail_on)) {
+    policy.config.fail_on = floor.fail_on;
+    policy.kept_from_base.push_back(kept("fail_on", quoted(head.fail_on), quoted(floor.fail_on)));
   }
-  if (head.min_effect > base->min_effect) {
-    policy.config.min_effect = base->min_effect;
+  if (head.min_effect > floor.min_effect) {
+    policy.config.min_effect = floor.min_effect;
     policy.kept_from_base.push_back(
-        kept("min_effect", number(head.min_effect), number(base->min_effect)));
+        kept("min_effect", number(head.min_effect), number(floor.min_effect)));
   }
   return policy;
 }

@@ -119,6 +119,13 @@ struct KernelSpec {
   SourceLocation where;                   // the [[kernel]] table
 };
 
+// Every size `spec` declares, accepted or not, in order (`declared_sizes`, or `sizes` when a
+// spec was built without it).
+inline const std::vector<std::map<std::string, std::int64_t>>& declared_sizes_of(
+    const KernelSpec& spec) {
+  return spec.declared_sizes.empty() ? spec.sizes : spec.declared_sizes;
+}
+
 struct ProjectConfig {
   std::string arch = "auto";  // "auto" = the GPU present (sm_90 when there is none), or "sm_NN"
   std::vector<std::string> include_dirs;

@@ -6,6 +6,7 @@
 
 #include "core/launch_plan.h"
 #include "eval/base_reference.h"
+#include "eval/timing_workload.h"
 #include "eval/verify_sizes.h"
 
 namespace kblaster {
@@ -183,16 +184,15 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   }
   evidence.verified = true;
   evidence.head_failure = first_failure(sizes);
-  // Base and head are timed at the first size both accept (`requires`).
+  // Base and head are timed at the first size both declare and accept (`requires`), whatever
+  // head did to its tolerance or to the other sizes.
   KernelSpec timed = spec;
   if (evidence.has_base) {
     KernelSpec base = *k.base->spec;
-    if (auto same = check_same_workload(base, spec); !same) {
-      evidence.not_comparable = same.error().message;
-    } else if (auto common = keep_common_sizes(base, timed); !common) {
-      evidence.not_comparable = common.error().message;
+    if (auto aligned = align_for_timing(base, timed); !aligned) {
+      evidence.not_comparable = aligned.error().message;
     } else {
-      for (const auto& line : *common)
+      for (const auto& line : *aligned)
         session.progress << "check: " << k.name << " " << line << "\n";
     }
   }

@@ -318,14 +318,6 @@ nlohmann::json to_json(const AbResult& r) {
   return j;
 }
 
-namespace {
-
-const std::vector<std::map<std::string, std::int64_t>>& declared(const KernelSpec& spec) {
-  return spec.declared_sizes.empty() ? spec.sizes : spec.declared_sizes;
-}
-
-}  // namespace
-
 Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b) {
   std::vector<std::string> lines;
   auto why_not = [](const KernelSpec& k,
@@ -335,7 +327,7 @@ Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b)
     return std::nullopt;
   };
   std::vector<std::map<std::string, std::int64_t>> common;
-  for (const auto& size : declared(a)) {
+  for (const auto& size : declared_sizes_of(a)) {
     const auto why = why_not(a, size) ? why_not(a, size) : why_not(b, size);
     if (!why) {
       common.push_back(size);
@@ -354,7 +346,7 @@ Result<std::vector<std::string>> keep_common_sizes(KernelSpec& a, KernelSpec& b)
 
 Status check_same_workload(const KernelSpec& a, const KernelSpec& b) {
   bool same = a.args.size() == b.args.size() && a.stream == b.stream &&
-              declared(a) == declared(b) && a.constants == b.constants &&
+              declared_sizes_of(a) == declared_sizes_of(b) && a.constants == b.constants &&
               a.tolerance.rtol == b.tolerance.rtol && a.tolerance.atol == b.tolerance.atol;
   for (std::size_t i = 0; same && i < a.args.size(); ++i) {
     const ArgSpec& x = a.args[i];

@@ -96,8 +96,8 @@ Result<ResultView> read_check(const JsonField& root) {
   for (const JsonField& line : *kept) {
     auto text = line.string();
     if (!text) return text.error();
-    view.notes.push_back("The pull request loosens the check's policy: " + *text +
-                         " until the change is merged.");
+    view.notes.push_back("The change loosens the check's policy: " + *text +
+                         "; a looser [check] applies once a base revision carries it.");
   }
   return view;
 }

@@ -325,14 +325,16 @@ Status Search::finish_step(Lane& lane, EvaluatedStep s) {
     }
     // The step before asked for this child's children under its parent's state; its own
     // profile may argue for others (a block size that fills the SMs at its grid). Ask again,
-    // with the best's offers for a rollout that ends here.
-    ask_ahead(
-        build_ahead_list({},
-                         choosable(embedded_offers(lane.parent, lane.parent_state, spec_,
-                                                   options_.source_only, options_.gpu, seen_)),
-                         choosable(embedded_offers(result_.best, best_state_, spec_,
-                                                   options_.source_only, options_.gpu, seen_)),
-                         lane.parent, options_.prefetch));
+    // with the best's offers for a rollout that ends here. Not with several lanes: the
+    // evaluator keeps only the latest ask, so this one would drop the other lanes' guesses.
+    if (options_.lanes <= 1)
+      ask_ahead(
+          build_ahead_list({},
+                           choosable(embedded_offers(lane.parent, lane.parent_state, spec_,
+                                                     options_.source_only, options_.gpu, seen_)),
+                           choosable(embedded_offers(result_.best, best_state_, spec_,
+                                                     options_.source_only, options_.gpu, seen_)),
+                           lane.parent, options_.prefetch));
   }
   const std::size_t index = result_.steps.size();
   // What changed in the profile: a faster child is profiled (its state above); a slower or

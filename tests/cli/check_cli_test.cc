@@ -136,8 +136,9 @@ TEST(CheckCli, APullRequestCannotLoosenTheCheckItIsJudgedBy) {
                             "base's holds",
                             "[check] min_effect: head's 0.5 is looser than base's 0.05; base's "
                             "holds"}));
-  EXPECT_THAT(r.err, HasSubstr("check: [check] min_effect: head's 0.5 is looser than base's 0.05; "
-                               "base's holds until the change is merged"));
+  EXPECT_THAT(r.err,
+              HasSubstr("check: [check] min_effect: head's 0.5 is looser than base's 0.05; "
+                        "base's holds (a looser [check] applies once a base revision carries it)"));
   testing::TempDir out;
   const auto [code, said] = testing::validate_result(j, out);
   EXPECT_EQ(code, 0) << said;

@@ -37,11 +37,25 @@ TEST(CheckPolicy, HeadsStricterPolicyTakesEffectAtOnce) {
   EXPECT_TRUE(p.kept_from_base.empty());
 }
 
-TEST(CheckPolicy, WithoutABaseConfigHeadsHoldsWhole) {
-  const CheckPolicy p = check_policy({FailOn::never, 0.5}, nullptr);
-  EXPECT_EQ(p.config.fail_on, FailOn::never);
-  EXPECT_DOUBLE_EQ(p.config.min_effect, 0.5);
-  EXPECT_TRUE(p.kept_from_base.empty());
+TEST(CheckPolicy, WithoutABaseConfigTheDefaultsAreTheFloor) {
+  const CheckPolicy loose = check_policy({FailOn::never, 0.5}, nullptr);
+  EXPECT_EQ(loose.config.fail_on, CheckConfig{}.fail_on);
+  EXPECT_DOUBLE_EQ(loose.config.min_effect, kRegressionMinEffect);
+  ASSERT_EQ(loose.kept_from_base.size(), 2u);
+  EXPECT_EQ(loose.kept_from_base[1],
+            "[check] min_effect: head's 0.5 is looser than the default 0.015 (base has no "
+            "kblaster.toml that loaded); the default holds");
+  const CheckPolicy strict = check_policy({FailOn::slower, 0.01}, nullptr);
+  EXPECT_DOUBLE_EQ(strict.config.min_effect, 0.01);
+  EXPECT_TRUE(strict.kept_from_base.empty());
+}
+
+TEST(CheckPolicy, ValuesThatDifferPrintApart) {
+  const CheckConfig base{FailOn::slower, 0.015};
+  const CheckPolicy p = check_policy({FailOn::slower, 0.0150001}, &base);
+  ASSERT_EQ(p.kept_from_base.size(), 1u);
+  EXPECT_EQ(p.kept_from_base[0],
+            "[check] min_effect: head's 0.0150001 is looser than base's 0.015; base's holds");
 }
 
 }  // namespace

@@ -52,10 +52,10 @@ TEST(ResultReader, ACheckUnderBasesPolicySaysWhichFieldsThePullRequestLoosened) 
       "[check] min_effect: head's 0.5 is looser than base's 0.015; base's holds"};
   auto view = read_result(check, "c.json");
   ASSERT_TRUE(view.ok()) << view.error().message;
-  EXPECT_THAT(view->notes, ::testing::Contains(
-                               "The pull request loosens the check's policy: [check] min_effect: "
-                               "head's 0.5 is looser than base's 0.015; base's holds until the "
-                               "change is merged."));
+  EXPECT_THAT(view->notes,
+              ::testing::Contains("The change loosens the check's policy: [check] min_effect: "
+                                  "head's 0.5 is looser than base's 0.015; base's holds; a looser "
+                                  "[check] applies once a base revision carries it."));
   check["policy_kept_from_base"] = {7};
   EXPECT_THAT(read_result(check, "c.json").error().message,
               ::testing::HasSubstr("policy_kept_from_base[0]"));
