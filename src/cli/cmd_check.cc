@@ -15,6 +15,7 @@
 #include "eval/check_run.h"
 #include "git/change_plan.h"
 #include "git/materialize.h"
+#include "git/state_folder.h"
 #include "github/event_trust.h"
 
 namespace kblaster {
@@ -67,7 +68,7 @@ Status materialize_side(const Repo& git, const CommitId& commit, const Config& c
                         const std::filesystem::path& repo_root, CheckSide& side) {
   auto tree = git.tree_at(commit);
   if (!tree) return tree.error();
-  auto dir = materialize_tree(**tree, commit, repo_root / ".kblaster" / "trees");
+  auto dir = materialize_tree(**tree, commit, repo_root / kStateFolder / "trees");
   if (!dir) return dir.error();
   side.repo.root = *dir;
   side.repo.config = config;
@@ -117,6 +118,7 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
                      << "): the push created its branch, so all " << plan.changes.hits.size()
                      << " kernel(s) at " << range->head.short_hex()
                      << " are new: verified, not timed\n";
+  KB_TRY(check_state_folder_untouched(git, want.base ? &range->base : nullptr, range->head));
   KB_TRY(materialize_side(git, range->head, plan.head_config, head_names, repo_root, inputs.head));
   if (plan.base_config && !base_names.empty()) {
     inputs.base.emplace();
@@ -124,7 +126,7 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
         materialize_side(git, range->base, *plan.base_config, base_names, repo_root, *inputs.base));
   }
   BuildFlags build = options.build;
-  if (build.cache_dir.empty()) build.cache_dir = (repo_root / ".kblaster" / "cache").string();
+  if (build.cache_dir.empty()) build.cache_dir = (repo_root / kStateFolder / "cache").string();
   Provenance provenance = command_provenance(session, repo_root);
   if (want.base) provenance.base_sha = range->base.hex;
   provenance.head_sha = range->head.hex;

@@ -27,6 +27,10 @@ class SourceTree {
     static_cast<void>(path);
     return std::nullopt;
   }
+  // An entry the tree left out because its name would make a path written from it climb out
+  // of the directory it is written to ("..", ".git"), as its repo-relative path; nullopt when
+  // none. Only a crafted git tree has one (GitTree).
+  virtual std::optional<std::string> unsafe_entry() const { return std::nullopt; }
 };
 
 // " (REASON)" when `tree` refused `path`, else "": for "does not exist" messages.

@@ -1,5 +1,7 @@
 #include "git/git_tree.h"
 
+#include <cctype>
+
 namespace kblaster {
 namespace {
 
@@ -18,6 +20,17 @@ bool in_skipped_directory(const std::string& path) {
   return false;
 }
 
+// A name git's own checks (fsck, checkout) refuse: it would make a path climb out of, or into
+// the repository's own `.git` of, the directory a tree is written to.
+bool is_unsafe_name(std::string_view name) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos)
+    return true;
+  if (name.size() != 4) return false;
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == ".git";
+}
+
 }  // namespace
 
 GitTree::GitTree(std::shared_ptr<git_repository> repo, TreePtr tree, std::string label)
@@ -31,6 +44,10 @@ const GitTree::Index& GitTree::index() const {
     auto& index = *static_cast<Index*>(payload);
     std::string path = std::string(root) + git_tree_entry_name(entry);
     const auto mode = git_tree_entry_filemode(entry);
+    if (is_unsafe_name(git_tree_entry_name(entry))) {
+      if (!index.unsafe) index.unsafe = path;
+      return 1;  // skipped, with everything under it
+    }
     if (mode == GIT_FILEMODE_TREE)
       index.directories.insert(std::move(path));
     else if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
@@ -79,6 +96,16 @@ bool GitTree::is_directory(const std::string& path) const {
   if (!normal) return false;
   if (*normal == ".") return tree_ != nullptr;
   return index().directories.count(*normal) > 0;
+}
+
+std::optional<std::string> GitTree::unsafe_entry() const { return index().unsafe; }
+
+std::optional<std::string> GitTree::root_entry_id(const std::string& name) const {
+  const git_tree_entry* entry = tree_ ? git_tree_entry_byname(tree_.get(), name.c_str()) : nullptr;
+  if (!entry) return std::nullopt;
+  char hex[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(hex, sizeof hex, git_tree_entry_id(entry));
+  return std::string(hex);
 }
 
 std::vector<std::string> GitTree::list_files() const {

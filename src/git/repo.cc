@@ -90,4 +90,11 @@ Result<std::unique_ptr<SourceTree>> GitRepo::tree_at(const CommitId& commit) con
       std::make_unique<GitTree>(repo_, std::move(*tree), commit.short_hex()));
 }
 
+Result<std::optional<std::string>> GitRepo::root_entry_id(const CommitId& commit,
+                                                          const std::string& name) const {
+  auto tree = commit_subtree(repo_.get(), commit, prefix_);
+  if (!tree) return tree.error();
+  return GitTree(repo_, std::move(*tree), commit.short_hex()).root_entry_id(name);
+}
+
 }  // namespace kblaster

@@ -39,6 +39,10 @@ class Repo {
                                                         const CommitId& head) const = 0;
   // The files at `commit`. The tree holds the repository open; it may outlive this Repo.
   virtual Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const = 0;
+  // The object id (hex) of the kernel repository's root entry `name` at `commit`, of any kind
+  // (a folder's tree id, a file's blob id); nullopt when there is none.
+  virtual Result<std::optional<std::string>> root_entry_id(const CommitId& commit,
+                                                           const std::string& name) const = 0;
 };
 
 // The longest revision text resolve() accepts: far above any real branch, tag or
@@ -57,6 +61,8 @@ class GitRepo : public Repo {
   Result<std::vector<PathChange>> changed_paths(const CommitId& base,
                                                 const CommitId& head) const override;
   Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const override;
+  Result<std::optional<std::string>> root_entry_id(const CommitId& commit,
+                                                   const std::string& name) const override;
 
   // The kernel repository's path inside the git work tree ("" at its root).
   const std::string& prefix() const { return prefix_; }

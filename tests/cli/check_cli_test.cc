@@ -72,6 +72,20 @@ testing::CliResult check_json(const ChangedRepo& repo, const testing::TempDir& c
                        repo.head, "--cache-dir", cache.path().string()});
 }
 
+TEST(CheckCli, AHeadThatPlantsFilesInKblastersStateFolderIsRefused) {
+  ChangedRepo repo;
+  // The base tree check would build, marked complete, from the pull request's own files.
+  repo.git.write(".kblaster/trees/" + repo.base + ".complete", repo.base + "\n");
+  repo.git.write(".kblaster/trees/" + repo.base + "/k/a.cu", "#error planted\n");
+  repo.head = repo.git.commit("plant the base tree");
+  testing::TempDir cache;
+  auto r = check_json(repo, cache);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("adds `.kblaster/` against base"));
+  EXPECT_THAT(r.err, HasSubstr("a change under check may not put files there"));
+  EXPECT_TRUE(r.out.empty()) << "nothing was checked";
+}
+
 TEST(CheckCli, WithoutARangeIsAUsageError) {
   ChangedRepo repo;
   auto r = run_kblaster({"check", repo.dir.path().string()});
