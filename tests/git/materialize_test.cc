@@ -12,6 +12,22 @@ namespace {
 
 using testing::TempDir;
 
+// The commit `rev` of the repository at `dir` and its tree, as check reads them.
+struct AtCommit {
+  CommitId commit;
+  std::unique_ptr<SourceTree> tree;
+};
+
+AtCommit at_commit(const std::filesystem::path& dir, const std::string& rev) {
+  auto git = GitRepo::open(dir);
+  EXPECT_TRUE(git.ok()) << git.error().message;
+  auto commit = (*git)->resolve(rev);
+  EXPECT_TRUE(commit.ok()) << commit.error().message;
+  auto tree = (*git)->tree_at(*commit);
+  EXPECT_TRUE(tree.ok());
+  return {*commit, std::move(*tree)};
+}
+
 TEST(MaterializeTree, WritesEveryFileOfTheCommitThenReusesIt) {
   TempDir dir;
   testing::RepoBuilder builder(dir.path() / "repo");
@@ -21,30 +37,25 @@ TEST(MaterializeTree, WritesEveryFileOfTheCommitThenReusesIt) {
   builder.write("k/a.cu", "void a() { /* v2 */ }\n");
   builder.commit("second");
 
-  auto git = GitRepo::open(dir.path() / "repo");
-  ASSERT_TRUE(git.ok()) << git.error().message;
-  auto commit = (*git)->resolve(first);
-  ASSERT_TRUE(commit.ok());
-  auto tree = (*git)->tree_at(*commit);
-  ASSERT_TRUE(tree.ok());
+  auto [commit, tree] = at_commit(dir.path() / "repo", first);
   const auto trees = dir.path() / "trees";
-  auto out = materialize_tree(**tree, *commit, trees);
+  auto out = materialize_tree(*tree, commit, trees);
   ASSERT_TRUE(out.ok()) << out.error().message;
-  EXPECT_EQ(*out, trees / commit->hex);
+  EXPECT_EQ(*out, trees / commit.hex);
   DirectoryTree written(*out);
-  EXPECT_EQ(written.list_files(), (*tree)->list_files());
+  EXPECT_EQ(written.list_files(), tree->list_files());
   EXPECT_EQ(written.read("k/a.cu"), "void a() {}\n");
-  EXPECT_TRUE(std::filesystem::exists(trees / (commit->hex + ".complete")));
+  EXPECT_TRUE(std::filesystem::exists(trees / (commit.hex + ".complete")));
 
   // Complete: a second call writes nothing, so an edit on disk survives it.
-  dir.write("trees/" + commit->hex + "/k/a.cu", "edited\n");
-  auto again = materialize_tree(**tree, *commit, trees);
+  dir.write("trees/" + commit.hex + "/k/a.cu", "edited\n");
+  auto again = materialize_tree(*tree, commit, trees);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(DirectoryTree(*again).read("k/a.cu"), "edited\n");
 
   // Without its marker the directory is a leftover and is written afresh.
-  std::filesystem::remove(trees / (commit->hex + ".complete"));
-  auto fresh = materialize_tree(**tree, *commit, trees);
+  std::filesystem::remove(trees / (commit.hex + ".complete"));
+  auto fresh = materialize_tree(*tree, commit, trees);
   ASSERT_TRUE(fresh.ok());
   EXPECT_EQ(DirectoryTree(*fresh).read("k/a.cu"), "void a() {}\n");
   for (const auto& e : std::filesystem::directory_iterator(trees))
@@ -93,16 +104,11 @@ TEST(MaterializeTree, ACommitWhoseTreeClimbsOutWithDotDotIsRefusedAndWritesNothi
   git_oid_tostr(commit_hex, sizeof commit_hex, &commit_id);
   git_repository_free(repo);
 
-  auto git = GitRepo::open(dir.path() / "repo");
-  ASSERT_TRUE(git.ok()) << git.error().message;
-  auto commit = (*git)->resolve(commit_hex);
-  ASSERT_TRUE(commit.ok()) << commit.error().message;
-  auto tree = (*git)->tree_at(*commit);
-  ASSERT_TRUE(tree.ok());
-  EXPECT_EQ((*tree)->list_files(), std::vector<std::string>{"kblaster.toml"});
-  EXPECT_EQ((*tree)->unsafe_entry(), "..");
+  auto [commit, tree] = at_commit(dir.path() / "repo", commit_hex);
+  EXPECT_EQ(tree->list_files(), std::vector<std::string>{"kblaster.toml"});
+  EXPECT_EQ(tree->unsafe_entry(), "..");
   const auto trees = dir.path() / "state" / "trees";
-  auto out = materialize_tree(**tree, *commit, trees);
+  auto out = materialize_tree(*tree, commit, trees);
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.error().kind, ErrorKind::usage);
   EXPECT_THAT(out.error().message,
@@ -116,21 +122,16 @@ TEST(MaterializeTree, AMarkerThatIsALinkIsNeitherTrustedNorWrittenThrough) {
   testing::RepoBuilder builder(dir.path() / "repo");
   builder.write("k/a.cu", "void a() {}\n");
   const std::string first = builder.commit("first");
-  auto git = GitRepo::open(dir.path() / "repo");
-  ASSERT_TRUE(git.ok()) << git.error().message;
-  auto commit = (*git)->resolve(first);
-  ASSERT_TRUE(commit.ok());
-  auto tree = (*git)->tree_at(*commit);
-  ASSERT_TRUE(tree.ok());
+  auto [commit, tree] = at_commit(dir.path() / "repo", first);
   const auto trees = dir.path() / "trees";
-  dir.write("trees/" + commit->hex + "/k/a.cu", "planted\n");  // a tree nobody materialised
+  dir.write("trees/" + commit.hex + "/k/a.cu", "planted\n");  // a tree nobody materialised
   dir.write("victim.txt", "precious\n");
-  std::filesystem::create_symlink(dir.path() / "victim.txt", trees / (commit->hex + ".complete"));
-  auto out = materialize_tree(**tree, *commit, trees);
+  std::filesystem::create_symlink(dir.path() / "victim.txt", trees / (commit.hex + ".complete"));
+  auto out = materialize_tree(*tree, commit, trees);
   ASSERT_TRUE(out.ok()) << out.error().message;
   EXPECT_EQ(DirectoryTree(*out).read("k/a.cu"), "void a() {}\n");
   EXPECT_EQ(DirectoryTree(dir.path()).read("victim.txt"), "precious\n");
-  EXPECT_FALSE(std::filesystem::is_symlink(trees / (commit->hex + ".complete")));
+  EXPECT_FALSE(std::filesystem::is_symlink(trees / (commit.hex + ".complete")));
 }
 
 }  // namespace
