@@ -197,6 +197,12 @@ Result<toml::table> parse_toml_text(std::string_view text, const std::string& fi
                              "with (toml++ 3.3); write it as an escape (\\u" +
                              (code + 2) + ") inside a string, or remove it");
   }
+  if (auto deep = find_deep_toml_key(text))
+    return Error::config(
+        file + ":" + std::to_string(deep->line) + ":" + std::to_string(deep->column),
+        "a dotted key of " + std::to_string(deep->parts) + "+ parts; at most " +
+            std::to_string(kMaxTomlKeyParts) +
+            " are read (the TOML library recurses once per part)");
   try {
     return toml::parse(text, file);
   } catch (const toml::parse_error& e) {

@@ -6,6 +6,7 @@
 // characters below are refused before the text reaches toml++.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -22,5 +23,23 @@ struct UnsafeCharacter {
 // (U+3000 excepted) or U+FB26..U+FEFE, the code points that send toml++ 3.3.0
 // to undefined behaviour; nullopt when there is none.
 std::optional<UnsafeCharacter> find_unsafe_toml_character(std::string_view text);
+
+// toml++ 3.3.0 also recurses once per part of a dotted key (`a.b.c = 1`, `[a.b.c]`), which its
+// nesting limit does not count: a 100-KB key of 50,000 parts overflows the stack. No real
+// config comes near this many parts.
+inline constexpr std::size_t kMaxTomlKeyParts = 64;
+
+// Where a dotted key starts, and how many parts it has.
+struct DeepKey {
+  int line = 1;    // 1-based
+  int column = 1;  // 1-based, in bytes
+  std::size_t parts = 0;
+};
+
+// The first dotted key of `text` with more than `max_parts` parts, counted outside comments and
+// strings (a quoted part counts as one); nullopt when there is none. A float's one dot never
+// comes near the limit.
+std::optional<DeepKey> find_deep_toml_key(std::string_view text,
+                                          std::size_t max_parts = kMaxTomlKeyParts);
 
 }  // namespace kblaster

@@ -43,5 +43,45 @@ TEST(TomlTextGuard, AConfigHoldingOneIsAConfigErrorAtItsPlace) {
   EXPECT_THAT(config.error().message, HasSubstr("\\u00E9"));
 }
 
+// "a.a.a…" with `parts` parts.
+std::string dotted(std::size_t parts) {
+  std::string key = "a";
+  for (std::size_t i = 1; i < parts; ++i) key += ".a";
+  return key;
+}
+
+TEST(TomlTextGuard, FindsADottedKeyDeeperThanTheLimitInHeadersAndKeys) {
+  auto header = find_deep_toml_key("[project]\n[" + dotted(65) + "]\n");
+  ASSERT_TRUE(header);
+  EXPECT_EQ(header->line, 2);
+  EXPECT_EQ(header->column, 2);
+  EXPECT_EQ(header->parts, 65u);
+  EXPECT_TRUE(find_deep_toml_key(dotted(65) + " = 1\n"));
+  EXPECT_TRUE(find_deep_toml_key("x = { " + dotted(65) + " = 1 }\n"));
+  // Quoted parts and spaces around the dots still count.
+  EXPECT_TRUE(find_deep_toml_key("[a" + std::string(70, ' ') + dotted(32) + " . \"q.r\" . '" +
+                                 "s' ." + dotted(31) + "]\n"));
+}
+
+TEST(TomlTextGuard, LeavesRealConfigsFloatsStringsAndCommentsAlone) {
+  EXPECT_FALSE(find_deep_toml_key(dotted(64) + " = 1\n"));
+  EXPECT_FALSE(find_deep_toml_key(
+      "[check]\nmin_effect = 0.015\nsizes = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5]\n"));
+  EXPECT_FALSE(find_deep_toml_key("s = \"" + dotted(200) + "\"\n# " + dotted(200) + "\n"));
+  EXPECT_FALSE(find_deep_toml_key("s = \"\"\"\n" + dotted(200) + "\n\"\"\"\n"));
+  EXPECT_FALSE(find_deep_toml_key("s =  + dotted(200) + \n"));
+  EXPECT_FALSE(find_deep_toml_key("s = \"a\\\"" + dotted(200) + "\"\n"));  // an escaped quote
+}
+
+TEST(TomlTextGuard, AConfigWithAHugeDottedKeyIsAConfigErrorNotACrash) {
+  testing::TempDir dir;
+  dir.write("kblaster.toml", "[project]\n[" + dotted(50000) + "]\n");
+  auto config = load_config(DirectoryTree(dir.path()));
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error().kind, ErrorKind::config);
+  EXPECT_EQ(config.error().where, "kblaster.toml:2:2");
+  EXPECT_THAT(config.error().message, HasSubstr("a dotted key of 65+ parts; at most 64"));
+}
+
 }  // namespace
 }  // namespace kblaster
