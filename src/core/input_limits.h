@@ -24,6 +24,9 @@ inline constexpr std::size_t kMaxDimensions = 8;
 inline constexpr std::size_t kMaxExpressionDepth = 64;
 // Characters in one `[project].kernel_specs` glob.
 inline constexpr std::size_t kMaxGlobLength = 1024;
+// Parts of one dotted TOML key (`a.b.c = 1`, `[a.b.c]`): toml++ recurses once per part, and no
+// real config comes near this many.
+inline constexpr std::size_t kMaxTomlKeyParts = 64;
 
 inline constexpr std::uintmax_t kMiB = 1024 * 1024;
 // Bytes in an ncu CSV (classify --ncu-csv, --before-csv).

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/input_limits.h"
+
 namespace kblaster {
 
 // Where the first character toml++ 3.3.0 cannot screen safely stands.
@@ -24,11 +26,6 @@ struct UnsafeCharacter {
 // to undefined behaviour; nullopt when there is none.
 std::optional<UnsafeCharacter> find_unsafe_toml_character(std::string_view text);
 
-// toml++ 3.3.0 also recurses once per part of a dotted key (`a.b.c = 1`, `[a.b.c]`), which its
-// nesting limit does not count: a 100-KB key of 50,000 parts overflows the stack. No real
-// config comes near this many parts.
-inline constexpr std::size_t kMaxTomlKeyParts = 64;
-
 // Where a dotted key starts, and how many parts it has.
 struct DeepKey {
   int line = 1;    // 1-based
@@ -36,6 +33,8 @@ struct DeepKey {
   std::size_t parts = 0;
 };
 
+// toml++ 3.3.0 also recurses once per part of a dotted key (`a.b.c = 1`, `[a.b.c]`), which its
+// nesting limit does not count: a 100-KB key of 50,000 parts overflows the stack.
 // The first dotted key of `text` with more than `max_parts` parts, counted outside comments and
 // strings (a quoted part counts as one); nullopt when there is none. A float's one dot never
 // comes near the limit.
