@@ -5,6 +5,7 @@
 #include "core/launch_plan.h"
 #include "core/precondition.h"
 #include "eval/compare_step.h"
+#include "eval/definition_change.h"
 
 namespace kblaster {
 namespace {
@@ -51,8 +52,7 @@ Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& 
   BaseCheck out;
   // The pull request sets head's tolerance: base's, where it is stricter, still holds.
   KernelSpec checked = head;
-  checked.tolerance.rtol = std::min(base.tolerance.rtol, head.tolerance.rtol);
-  checked.tolerance.atol = std::min(base.tolerance.atol, head.tolerance.atol);
+  checked.tolerance = stricter_tolerance(base.tolerance, head.tolerance);
   for (const auto& size : sizes.sizes) {
     KB_TRY(harness.restore_if_lost());  // a base that failed left a fresh, empty harness
     KernelSpec one = checked;

@@ -6,6 +6,7 @@
 
 #include "core/launch_plan.h"
 #include "eval/base_reference.h"
+#include "eval/definition_change.h"
 #include "eval/timing_workload.h"
 #include "eval/verify_sizes.h"
 
@@ -152,7 +153,10 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   std::vector<SizeVerdict> sizes;
   if (evidence.has_reference) {
     KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
-    auto verified = verify_at_every_size(*gpu.client, spec, head, seeds, against);
+    // The pull request sets head's tolerance: base's, where it is stricter, still holds.
+    KernelSpec verified_as = spec;
+    if (k.base) verified_as.tolerance = stricter_tolerance(k.base->spec->tolerance, spec.tolerance);
+    auto verified = verify_at_every_size(*gpu.client, verified_as, head, seeds, against);
     if (!verified) return verified.error();
     sizes = std::move(*verified);
   } else {  // against base's output (decide_check stopped above without a base)

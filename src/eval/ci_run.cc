@@ -2,8 +2,8 @@
 
 #include "core/launch_plan.h"
 #include "core/result_envelope.h"
-#include "eval/provenance.h"
 #include "eval/bench_run.h"
+#include "eval/provenance.h"
 #include "eval/verify_step.h"
 
 namespace kblaster {

@@ -1,5 +1,6 @@
 #include "eval/definition_change.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace kblaster {
@@ -27,8 +28,15 @@ std::vector<std::string> check_definition_changes(const KernelSpec& base, const 
   const Tolerance &a = base.tolerance, &b = head.tolerance;
   if (b.rtol > a.rtol || b.atol > a.atol)
     out.push_back("head loosens its tolerance (rtol " + number(a.rtol) + " -> " + number(b.rtol) +
-                  ", atol " + number(a.atol) + " -> " + number(b.atol) + ")");
+                  ", atol " + number(a.atol) + " -> " + number(b.atol) + "); base's holds");
   return out;
+}
+
+Tolerance stricter_tolerance(const Tolerance& base, const Tolerance& head) {
+  Tolerance t = head;
+  t.rtol = std::min(base.rtol, head.rtol);
+  t.atol = std::min(base.atol, head.atol);
+  return t;
 }
 
 }  // namespace kblaster

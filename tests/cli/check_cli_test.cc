@@ -263,7 +263,7 @@ TEST(CheckCli, AHeadThatLoosensItsOwnToleranceIsSaidBesideItsVerdict) {
                          head, "--cache-dir", cache.path().string(), "--kernel", "uses_header"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_THAT(r.err, HasSubstr("check: uses_header: head loosens its tolerance (rtol 0.0001 -> "
-                               "0.5, atol 1e-05 -> 0.5)"));
+                               "0.5, atol 1e-05 -> 0.5); base's holds"));
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
   EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(),

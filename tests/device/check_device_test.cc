@@ -126,6 +126,24 @@ TEST_F(CheckOnDevice, ChangedOutputIsAFunctionalRegression) {
   EXPECT_NE(rows["relu"]["reason"].get<std::string>().find("wrong_result"), std::string::npos);
 }
 
+// A PR that breaks relu by 1 % and loosens relu's tolerance to 0.5 in the kblaster.toml it edits
+// is still verified at base's tolerance: REGRESSION, with the loosening said beside it.
+TEST_F(CheckOnDevice, AHeadThatLoosensItsToleranceIsVerifiedAtBases) {
+  git.branch("loosened", base);
+  git.write("kernels/relu_bench.cu",
+            edited(read_text(testing::examples_dir() / "kernels/relu_bench.cu"),
+                   "fmaxf(inp[i], 0.0f)", "1.01f * fmaxf(inp[i], 0.0f)"));
+  git.write("kblaster.toml",
+            edited(read_text(testing::examples_dir() / "kblaster.toml"),
+                   "source = \"kernels/relu_bench.cu\"",
+                   "source = \"kernels/relu_bench.cu\"\ntolerance = { rtol = 0.5, atol = 0.5 }"));
+  auto rows = check(git.commit("loosened"), 1);
+  EXPECT_EQ(rows["relu"]["verdict"], "REGRESSION") << rows["relu"].dump();
+  EXPECT_THAT(rows["relu"]["reason"].get<std::string>(),
+              ::testing::HasSubstr("head loosens its tolerance (rtol"));
+  EXPECT_THAT(rows["relu"]["reason"].get<std::string>(), ::testing::HasSubstr("base's holds"));
+}
+
 // A kernel the PR adds, with a reference: verified on the GPU at every size, then
 // NEW, not timed (there is no base to time against).
 TEST_F(CheckOnDevice, ANewKernelWithAReferenceIsVerifiedThenNew) {

@@ -26,10 +26,19 @@ TEST(CheckDefinitionChanges, ARepointedReferenceAndALooserToleranceAreSaid) {
   EXPECT_THAT(check_definition_changes(base, with(mine, {0.1, 1e-5})),
               ::testing::ElementsAre(
                   "head changes its reference from k/ref.cpp:scale_ref to k/mine.cpp:scale_ref",
-                  "head loosens its tolerance (rtol 0.0001 -> 0.1, atol 1e-05 -> 1e-05)"));
+                  "head loosens its tolerance (rtol 0.0001 -> 0.1, atol 1e-05 -> 1e-05); base's holds"));
   EXPECT_THAT(check_definition_changes(base, with(ReferenceSpec{}, {1e-4, 1e-5})),
               ::testing::ElementsAre(
                   "head changes its reference from k/ref.cpp:scale_ref to base's output"));
+}
+
+TEST(DefinitionChange, HeadIsVerifiedAtTheStricterToleranceFieldByField) {
+  const Tolerance t = stricter_tolerance({1e-4, 1e-3}, {0.5, 1e-6});
+  EXPECT_DOUBLE_EQ(t.rtol, 1e-4);
+  EXPECT_DOUBLE_EQ(t.atol, 1e-6);
+  const Tolerance tighter = stricter_tolerance({1e-4, 1e-5}, {1e-6, 1e-7});
+  EXPECT_DOUBLE_EQ(tighter.rtol, 1e-6);
+  EXPECT_DOUBLE_EQ(tighter.atol, 1e-7);
 }
 
 }  // namespace
