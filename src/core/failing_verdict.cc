@@ -7,4 +7,8 @@ bool is_failing_verdict(std::string_view verdict_name) {
          verdict_name == "REJECTED" || verdict_name == "UNVERIFIED";
 }
 
+bool fails_under_slower(std::string_view verdict_name) {
+  return verdict_name == "SLOWER" || verdict_name == "NOT_COMPARED";
+}
+
 }  // namespace kblaster

@@ -12,4 +12,8 @@ namespace kblaster {
 // check fails closed); false for every other name, SLOWER included (fail_on decides that).
 bool is_failing_verdict(std::string_view verdict_name);
 
+// True for the verdicts that fail only under `fail_on = "slower"`: SLOWER, and NOT_COMPARED (head
+// changed its workload so that it could not be timed against base: a slowdown not ruled out).
+bool fails_under_slower(std::string_view verdict_name);
+
 }  // namespace kblaster

@@ -46,6 +46,20 @@ BaseCheckSizes sizes_to_check_against_base(const KernelSpec& base, const KernelS
   return out;
 }
 
+BaseCheckSizes sizes_to_verify_with_reference(const KernelSpec& base, const KernelSpec& head) {
+  BaseCheckSizes out{head.sizes, {}};
+  for (const auto& size : base.sizes) {
+    if (std::find(out.sizes.begin(), out.sizes.end(), size) != out.sizes.end()) continue;
+    if (auto why = first_broken(head.preconditions, precondition_scalars(head, size)))
+      out.left_out.push_back(size_label(head, size) +
+                             " left out of the verification: head requires " + *why +
+                             ", where base was checked");
+    else
+      out.sizes.push_back(size);
+  }
+  return out;
+}
+
 Result<BaseCheck> verify_against_base(HarnessClient& harness, const KernelSpec& base,
                                       const KernelSpec& head, const BaseCheckSizes& sizes,
                                       const std::vector<std::uint64_t>& seeds) {

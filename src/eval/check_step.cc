@@ -66,6 +66,7 @@ CheckProblem problem_of(KernelVerdict v) {
   // core/failing_verdict (which GitHub's check run reads saved results with) to each other.
   switch (v) {
     case KernelVerdict::slower:
+    case KernelVerdict::not_compared:  // a slowdown the check could not rule out
       return CheckProblem::slower;
     case KernelVerdict::build_failed:
     case KernelVerdict::regression:
@@ -153,9 +154,19 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
   std::vector<SizeVerdict> sizes;
   if (evidence.has_reference) {
     KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
-    // The pull request sets head's tolerance: base's, where it is stricter, still holds.
+    // The pull request sets head's tolerance and sizes: base's tolerance, where it is stricter,
+    // still holds, and base's sizes are verified too where head's arguments can take them.
     KernelSpec verified_as = spec;
-    if (k.base) verified_as.tolerance = stricter_tolerance(k.base->spec->tolerance, spec.tolerance);
+    if (k.base) {
+      const KernelSpec& base = *k.base->spec;
+      verified_as.tolerance = stricter_tolerance(base.tolerance, spec.tolerance);
+      if (why_base_cannot_be_the_reference(base, spec).empty()) {
+        BaseCheckSizes at = sizes_to_verify_with_reference(base, spec);
+        for (const auto& line : at.left_out)
+          session.progress << "check: " << k.name << " " << line << "\n";
+        verified_as.sizes = std::move(at.sizes);
+      }
+    }
     auto verified = verify_at_every_size(*gpu.client, verified_as, head, seeds, against);
     if (!verified) return verified.error();
     sizes = std::move(*verified);

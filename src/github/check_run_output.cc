@@ -37,7 +37,7 @@ std::string_view check_conclusion(const nlohmann::json& check) {
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
     measured = measured || v != "SKIPPED";
-    failed = failed || is_failing_verdict(v) || (slower_fails && v == "SLOWER");
+    failed = failed || is_failing_verdict(v) || (slower_fails && fails_under_slower(v));
   }
   if (fail_on(check) == "never") failed = false;
   if (failed) return "failure";
@@ -49,7 +49,7 @@ std::vector<Annotation> check_annotations(const nlohmann::json& check) {
   const bool slower_fails = fail_on(check) != "error" && fail_on(check) != "never";
   for (const auto& row : rows(check)) {
     const std::string v = verdict_of(row);
-    if (!is_failing_verdict(v) && v != "SLOWER") continue;
+    if (!is_failing_verdict(v) && !fails_under_slower(v)) continue;
     if (!row.contains("source") || !row["source"].is_object()) continue;
     const auto& source = row["source"];
     const std::string path = source.value("path", std::string());
@@ -61,7 +61,7 @@ std::vector<Annotation> check_annotations(const nlohmann::json& check) {
     out.push_back({.path = path,
                    .start_line = line,
                    .end_line = line,
-                   .level = v == "SLOWER" && !slower_fails ? "warning" : "failure",
+                   .level = fails_under_slower(v) && !slower_fails ? "warning" : "failure",
                    .title = clip(kernel + ": " + v, 255),
                    .message = clip(row.value("reason", std::string()), 64 * 1024)});
   }

@@ -121,7 +121,9 @@ class ActionRunStepTest(unittest.TestCase):
             return step.returncode, argv, outputs
 
     CHECK = ('{"kind":"check","kernels":[{"kernel":"a","verdict":"SLOWER","timing":{"verdict":"SLOWER"}},'
-             '{"kernel":"b","verdict":"SAME"},{"kernel":"c","verdict":"REGRESSION"}]}')
+             '{"kernel":"b","verdict":"SAME"},{"kernel":"c","verdict":"REGRESSION"},'
+             '{"kernel":"d","verdict":"UNVERIFIED"},{"kernel":"e","verdict":"NOT_COMPARED"},'
+             '{"kernel":"f","verdict":"NEW"}]}')
 
     def test_check_on_an_event_with_publish_and_a_regression(self):
         rc, argv, out = self.run_step("check", 1, self.CHECK, PUBLISH="true", CHECK_RUN="false",
@@ -133,7 +135,7 @@ class ActionRunStepTest(unittest.TestCase):
         self.assertIn("--no-check-run", argv)
         self.assertNotIn("--check-name", argv)
         self.assertNotIn("--kb", argv)  # check uses no KB
-        self.assertEqual((out["verdict"], out["regressions"], out["exit-code"]), ("regression", "2", "1"))
+        self.assertEqual((out["verdict"], out["regressions"], out["exit-code"]), ("regression", "4", "1"))
 
     def test_check_with_a_base_compares_against_the_merge_base(self):
         _, argv, out = self.run_step("check", 0, '{"kind":"check","kernels":[]}', BASE="main")

@@ -24,6 +24,17 @@ TEST(FailingVerdict, CheckExitCodeAndGithubAgreeOnEveryVerdict) {
         << check_verdict_name(v);
   }
   EXPECT_EQ(problem_of(KernelVerdict::slower), CheckProblem::slower) << "fail_on decides";
+  for (int i = 0; i <= static_cast<int>(KernelVerdict::skipped); ++i) {
+    const auto v = static_cast<KernelVerdict>(i);
+    EXPECT_EQ(problem_of(v) == CheckProblem::slower, fails_under_slower(check_verdict_name(v)))
+        << check_verdict_name(v);
+  }
+}
+
+TEST(FailingVerdict, AWorkloadChangeThatStopsTheTimingFailsUnderSlowerAsASlowdownWould) {
+  EXPECT_EQ(problem_of(KernelVerdict::not_compared), CheckProblem::slower);
+  EXPECT_TRUE(fails_under_slower("NOT_COMPARED"));
+  EXPECT_FALSE(is_failing_verdict("NOT_COMPARED")) << "fail_on = \"error\" lets it pass";
 }
 
 }  // namespace

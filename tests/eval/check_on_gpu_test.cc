@@ -57,6 +57,7 @@ class CheckOnGpu : public ::testing::Test {
   Config load(const std::string& extra = "") {
     auto dir = std::make_unique<testing::TempDir>();
     dir->write("k/scale.cu", "void scale() {}\n");
+    dir->write("k/scale_ref.cpp", "void scale_ref() {}\n");
     dir->write("kblaster.toml", std::string(kConfig) + extra);
     auto config = load_config(DirectoryTree(dir->path()));
     dirs.push_back(std::move(dir));
@@ -70,6 +71,20 @@ class CheckOnGpu : public ::testing::Test {
       if (runner->requests[i].value("op", "") == "verify")
         at.push_back(runner->requests[i - 1]["args"][0]["elements"].get<std::int64_t>());
     return at;
+  }
+  // check_on_gpu of head against base with every verify passing (the A/B after it has no
+  // scripted samples and is refused); the row it leaves.
+  CheckRow check_all_verified(const KernelSpec& base, const KernelSpec& head) {
+    const KernelBuild base_build = built(base, "/cache/objects/base.so");
+    const KernelBuild head_build = built(head, "/cache/objects/head.so");
+    runner->max_calls = 60;
+    runner->on("verify", [](const json&) -> Result<json> {
+      return json{{"verdict", testing::harness_verdict(true, "", "", json::object())}};
+    });
+    const CheckedKernel k{"scale", "source_changed", &base_build, &head_build};
+    CheckRow row = build_row(k);
+    (void)check_on_gpu(k, gpu, {1}, CompareFlags{}, session, row);
+    return row;
   }
   std::vector<std::unique_ptr<testing::TempDir>> dirs;
 };
@@ -139,15 +154,7 @@ TEST_F(CheckOnGpu, ABaseThatFailsAtEverySizeLeavesHeadUnverified) {
 // Head's tolerance is the pull request's: against base's output, base's holds where stricter.
 TEST_F(CheckOnGpu, APullRequestCannotLoosenTheToleranceHeadIsCheckedAgainstBaseWith) {
   const Config base = load(), head = load("tolerance = { rtol = 1e30, atol = 1e30 }\n");
-  const KernelBuild base_build = built(base.kernels.at(0), "/cache/objects/base.so");
-  const KernelBuild head_build = built(head.kernels.at(0), "/cache/objects/head.so");
-  runner->max_calls = 60;
-  runner->on("verify", [](const json&) -> Result<json> {
-    return json{{"verdict", testing::harness_verdict(true, "", "", json::object())}};
-  });
-  const CheckedKernel k{"scale", "source_changed", &base_build, &head_build};
-  CheckRow row = build_row(k);
-  (void)check_on_gpu(k, gpu, {1}, CompareFlags{}, session, row);
+  check_all_verified(base.kernels.at(0), head.kernels.at(0));
   const auto sent = runner->sent("verify");
   ASSERT_FALSE(sent.empty());
   EXPECT_EQ(sent[0]["tolerance"]["rtol"], base.kernels.at(0).tolerance.rtol);
@@ -196,6 +203,31 @@ TEST_F(CheckOnGpu, HeadIsVerifiedAgainstBaseOnlyAtTheSizesBaseAccepts) {
   CheckRow only_odd = build_row(k);
   (void)check_on_gpu(k, gpu, {1}, CompareFlags{}, session, only_odd);
   EXPECT_EQ(verified_at(), std::vector<std::int64_t>{1024}) << "base's own size, checked anyway";
+}
+
+// With a reference, head's tolerance and sizes are the pull request's too: it is verified at base's
+// tolerance where stricter, and at base's sizes as well as its own, so dropping the size it fails
+// at from kblaster.toml, or loosening its tolerance, does not pass a wrong result (found in
+// review). A size head's `requires` rejects is left out, and said.
+TEST_F(CheckOnGpu, WithAReferenceHeadIsVerifiedAtBasesToleranceAndSizesToo) {
+  const std::string reference = "reference = \"k/scale_ref.cpp:scale_ref\"\n";
+  const Config base = load(reference);
+  Config head = load(reference + "tolerance = { rtol = 1e30, atol = 1e30 }\n");
+  head.kernels.at(0).sizes = head.kernels.at(0).declared_sizes = {{{"n", 1024}}};
+  check_all_verified(base.kernels.at(0), head.kernels.at(0));
+  EXPECT_EQ(verified_at(), (std::vector<std::int64_t>{1024, 1001})) << progress.str();
+  const auto sent = runner->sent("verify");
+  ASSERT_FALSE(sent.empty());
+  EXPECT_EQ(sent[0]["tolerance"]["rtol"], base.kernels.at(0).tolerance.rtol);
+  EXPECT_EQ(sent[0]["tolerance"]["atol"], base.kernels.at(0).tolerance.atol);
+
+  const Config strict = load(reference + "requires = [\"n % 2 == 0\"]\n");
+  runner->requests.clear();
+  check_all_verified(base.kernels.at(0), strict.kernels.at(0));
+  EXPECT_EQ(verified_at(), std::vector<std::int64_t>{1024});
+  EXPECT_THAT(progress.str(), ::testing::HasSubstr("check: scale n=1001 left out of the "
+                                                   "verification: head requires `n % 2 == 0` "
+                                                   "(n=1001), where base was checked"));
 }
 
 }  // namespace

@@ -25,6 +25,12 @@ TEST(CheckExitCode, SlowerPolicyFailsOnSlowdownsAndErrors) {
         << check_verdict_name(error);
 }
 
+TEST(CheckExitCode, AWorkloadChangeThatStopsTheTimingFailsAsASlowdownWould) {
+  EXPECT_EQ(check_exit_code({row(V::not_compared)}, CheckConfig::FailOn::slower),
+            ExitCode::found_problem);
+  EXPECT_EQ(check_exit_code({row(V::not_compared)}, CheckConfig::FailOn::error), ExitCode::ok);
+}
+
 TEST(CheckExitCode, ErrorPolicyIgnoresSlowdownsAndNeverPolicyIgnoresAll) {
   EXPECT_EQ(check_exit_code({row(V::slower)}, CheckConfig::FailOn::error), ExitCode::ok);
   EXPECT_EQ(check_exit_code({row(V::regression)}, CheckConfig::FailOn::error),
