@@ -66,6 +66,11 @@ std::vector<fs::path> repository_read_roots(const fs::path& root) {
   std::error_code ec;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     const auto name = it->path().filename();
+    // A link is not a root: Landlock would grant its target, which a repository's `rootfs -> /`
+    // or `g -> .git` points outside or at `.git`. A link to a folder inside is read through
+    // that folder's own root.
+    std::error_code link_ec;
+    if (it->is_symlink(link_ec) || link_ec) continue;
     if (name != ".git" && name != ".kblaster") roots.push_back(it->path());
   }
   return roots;

@@ -49,7 +49,8 @@ class Compiler {
 };
 
 // What a compile may read of the repository at `root`: each entry at its top
-// level except .git (whose config may hold a token) and .kblaster.
+// level except .git (whose config may hold a token), .kblaster and symbolic links (whose
+// targets may lie outside, or be .git).
 std::vector<std::filesystem::path> repository_read_roots(const std::filesystem::path& root);
 
 // nvcc, building position-independent shared objects with a private, static

@@ -110,6 +110,17 @@ TEST(CompileSandbox, TheRepositorysGitDirectoryIsNotReadable) {
   EXPECT_EQ(roots[0], dir.path() / "repo/kernels");
 }
 
+TEST(CompileSandbox, ATopLevelLinkIsNotARootItsTargetWouldBeGranted) {
+  testing::TempDir dir;
+  dir.write("repo/.git/config", "extraheader = AUTHORIZATION: basic c2VjcmV0\n");
+  dir.write("repo/kernels/k.cu", "\n");
+  fs::create_directory_symlink("/", dir.path() / "repo/rootfs");
+  fs::create_directory_symlink(dir.path() / "repo/.git", dir.path() / "repo/g");
+  fs::create_directory_symlink(dir.path() / "repo/kernels", dir.path() / "repo/k");
+  EXPECT_EQ(repository_read_roots(dir.path() / "repo"),
+            std::vector<fs::path>{dir.path() / "repo/kernels"});
+}
+
 TEST(CompileSandbox, ARealNvccBuildStillWorksConfined) {
   KB_REQUIRE_NVCC(nvcc);
   testing::TempDir dir;
