@@ -88,14 +88,37 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
                            .only_techniques = r.settings.only_techniques,
                            .lanes = policy ? std::max(1, r.settings.llm->in_flight) : 1};
   std::vector<double> clocks;
-  for (const KernelBuild& b : run.builds.kernels) {
+  const std::vector<KernelBuild>& kernels = run.builds.kernels;
+  // The next kernel's search, made while this one's result is measured and written, with its
+  // first children building: the compiler is idle then, and the GPU need not wait for them.
+  std::unique_ptr<KernelOptimization> next;
+  auto start_next = [&](std::size_t after, const std::string& now) {
+    for (std::size_t j = after + 1; j < kernels.size(); ++j) {
+      if (!kernels[j].ok()) continue;
+      auto prepared = KernelOptimization::prepare(kernels[j], shared, session.clock);
+      if (!prepared) return;  // said when its turn comes
+      const std::size_t asked = (*prepared)->build_first_children_ahead();
+      session.progress << "optimize: building " << asked << " first child(ren) of "
+                       << (*prepared)->kernel() << " while " << now << "'s result is measured\n";
+      next = std::move(*prepared);
+      return;
+    }
+  };
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const KernelBuild& b = kernels[i];
     if (!b.ok()) {
       session.progress << "optimize " << b.spec->name << ": skipped, the baseline does not build\n";
       r.kernels.push_back({b.spec->name, std::nullopt, "the baseline does not build"});
       continue;
     }
     session.progress << "optimize " << b.spec->name << ":\n";
-    auto written = optimize_kernel(b, shared, session);
+    std::unique_ptr<KernelOptimization> current = std::move(next);
+    if (!current || current->kernel() != b.spec->name) {
+      auto prepared = KernelOptimization::prepare(b, shared, session.clock);
+      if (!prepared) return prepared.error();
+      current = std::move(*prepared);
+    }
+    auto written = current->run(session, [&] { start_next(i, b.spec->name); });
     if (!written) return written.error();
     if (const auto& ab = written->value("final_ab", nlohmann::json()); ab.is_object())
       clocks.push_back(ab.value("sm_mhz", 0.0));

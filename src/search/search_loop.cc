@@ -20,6 +20,13 @@
 namespace kblaster {
 namespace {
 
+// `offered` less the techniques outside `only` (--techniques); all of them when `only` is empty.
+std::map<std::string, Proposal> keep_only(std::map<std::string, Proposal> offered,
+                                          const std::set<std::string>& only) {
+  if (!only.empty()) std::erase_if(offered, [&](const auto& t) { return !only.contains(t.first); });
+  return offered;
+}
+
 // The KB's lessons for (state, technique), the newest `most`, as a prompt shows them.
 Result<std::vector<std::string>> recent_lessons(const Store& kb, const std::string& state,
                                                 const std::string& technique) {
@@ -504,18 +511,13 @@ void Search::ask_ahead(std::vector<Candidate> next) {
 }
 
 std::map<std::string, Proposal> Search::choosable(std::map<std::string, Proposal> offered) const {
-  if (!options_.only_techniques.empty())
-    std::erase_if(offered,
-                  [&](const auto& t) { return !options_.only_techniques.contains(t.first); });
-  return offered;
+  return keep_only(std::move(offered), options_.only_techniques);
 }
 
 Result<SearchResult> Search::run() {
   // The first step's children compile while the baseline is profiled. Its state, which decides
   // what some techniques argue for, is not known yet: every child of every technique.
-  auto first = every_child(choosable(embedded_offers(result_.baseline, PerfState{}, spec_,
-                                                     options_.source_only, options_.gpu, seen_)));
-  ask_ahead(std::move(first));
+  ask_ahead(first_children(result_.baseline, spec_, options_));
   auto state = evaluator_.state_of(result_.baseline);
   if (!state) return state.error();
   // Now it is: one child per technique, as every later step asks; the guesses no worker started
@@ -553,6 +555,16 @@ Result<SearchResult> Search::run() {
 }
 
 }  // namespace
+
+std::vector<Candidate> first_children(const Candidate& baseline, const KernelSpec& spec,
+                                      const SearchOptions& options) {
+  auto children =
+      every_child(keep_only(embedded_offers(baseline, PerfState{}, spec, options.source_only,
+                                            options.gpu, {baseline.fingerprint()}),
+                            options.only_techniques));
+  if (static_cast<int>(children.size()) > options.prefetch) children.resize(options.prefetch);
+  return children;
+}
 
 Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spec,
                                 Evaluator& evaluator, Store& kb, const Catalogue& catalogue,

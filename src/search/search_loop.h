@@ -91,4 +91,11 @@ Result<SearchResult> run_search(const Candidate& baseline, const KernelSpec& spe
                                 Evaluator& evaluator, Store& kb, const Catalogue& catalogue,
                                 const SearchOptions& options, Clock& clock, std::ostream& progress);
 
+// The children run_search asks the evaluator to build first, before the baseline's profile is
+// in: every child of every technique it may choose, each technique's lead first, at most
+// options.prefetch. Handed to Evaluator::prefetch before the search starts (while the kernel
+// before it finishes), they are built, or building, when it asks.
+std::vector<Candidate> first_children(const Candidate& baseline, const KernelSpec& spec,
+                                      const SearchOptions& options);
+
 }  // namespace kblaster

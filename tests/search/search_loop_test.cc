@@ -225,6 +225,26 @@ TEST_F(SearchLoopTest, AFasterChildsChildrenAreAskedAgainUnderItsOwnProfile) {
       << "no seed took launch geometry right after a FASTER __restrict__ step";
 }
 
+// optimize hands a kernel's first children to its evaluator while the kernel before it is
+// measured: they must be the very candidates the search then asks for first, or the early
+// builds are wasted.
+TEST_F(SearchLoopTest, TheFirstChildrenBuiltBeforeTheSearchAreTheOnesItAsksForFirst) {
+  evaluator.launch = {64.0, 132.0};
+  options.only_techniques = {"restrict_pointers", "launch_geometry_tuning", "fast_math"};
+  options.prefetch = 5;
+  const std::vector<Candidate> early = first_children(baseline, *spec, options);
+  ASSERT_EQ(early.size(), 5u) << "cut to the prefetch limit";
+  auto r = search();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_FALSE(evaluator.prefetch_calls.empty());
+  ASSERT_EQ(evaluator.calls.front(), "prefetch") << "asked before the baseline's profile";
+  const std::vector<Candidate>& asked = evaluator.prefetch_calls.front();
+  ASSERT_EQ(asked.size(), early.size());
+  for (std::size_t i = 0; i < early.size(); ++i)
+    EXPECT_EQ(asked[i].fingerprint(), early[i].fingerprint()) << i;
+  for (const Candidate& c : early) EXPECT_TRUE(options.only_techniques.contains(c.path.back()));
+}
+
 TEST_F(SearchLoopTest, OnlyTheTechniquesAskedForAreBuiltAhead) {
   evaluator.launch = {64.0, 132.0};
   options.only_techniques = {"restrict_pointers", "launch_geometry_tuning"};
