@@ -118,7 +118,7 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
                      << "): the push created its branch, so all " << plan.changes.hits.size()
                      << " kernel(s) at " << range->head.short_hex()
                      << " are new: verified, not timed\n";
-  KB_TRY(check_state_folder_untouched(git, want.base ? &range->base : nullptr, range->head));
+  KB_TRY(check_state_folder_untouched(git, range->head));
   KB_TRY(materialize_side(git, range->head, plan.head_config, head_names, repo_root, inputs.head));
   if (plan.base_config && !base_names.empty()) {
     inputs.base.emplace();

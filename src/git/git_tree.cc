@@ -44,7 +44,8 @@ const GitTree::Index& GitTree::index() const {
     auto& index = *static_cast<Index*>(payload);
     std::string path = std::string(root) + git_tree_entry_name(entry);
     const auto mode = git_tree_entry_filemode(entry);
-    if (is_unsafe_name(git_tree_entry_name(entry))) {
+    if (is_unsafe_name(git_tree_entry_name(entry)) || index.files.contains(path) ||
+        index.directories.contains(path)) {  // a name twice in one folder: a malformed tree
       if (!index.unsafe) index.unsafe = path;
       return 1;  // skipped, with everything under it
     }
@@ -99,14 +100,6 @@ bool GitTree::is_directory(const std::string& path) const {
 }
 
 std::optional<std::string> GitTree::unsafe_entry() const { return index().unsafe; }
-
-std::optional<std::string> GitTree::root_entry_id(const std::string& name) const {
-  const git_tree_entry* entry = tree_ ? git_tree_entry_byname(tree_.get(), name.c_str()) : nullptr;
-  if (!entry) return std::nullopt;
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, git_tree_entry_id(entry));
-  return std::string(hex);
-}
 
 std::vector<std::string> GitTree::list_files() const {
   std::vector<std::string> files;

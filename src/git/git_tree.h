@@ -33,13 +33,10 @@ class GitTree : public SourceTree {
   std::optional<git_oid> blob_id(const std::string& path) const;
 
   // The first entry whose name git itself refuses to check out ("", ".", "..", ".git" in any
-  // case, or one holding a '/'). Such entries and everything under them are left out of the
-  // tree: a crafted commit cannot make a file's path climb out of the directory it is written to.
+  // case, one holding a '/', or a name a folder already holds). Such entries and everything under
+  // them are left out of the tree: a crafted commit cannot make a file's path climb out of the
+  // directory it is written to.
   std::optional<std::string> unsafe_entry() const override;
-  // The object id (hex) of the entry of any kind (file, folder, link, submodule) named `name`
-  // at the tree's root; nullopt when there is none. A name list_files() skips, as `.kblaster`,
-  // can still be present.
-  std::optional<std::string> root_entry_id(const std::string& name) const;
 
  private:
   struct Index {

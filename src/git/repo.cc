@@ -90,11 +90,50 @@ Result<std::unique_ptr<SourceTree>> GitRepo::tree_at(const CommitId& commit) con
       std::make_unique<GitTree>(repo_, std::move(*tree), commit.short_hex()));
 }
 
-Result<std::optional<std::string>> GitRepo::root_entry_id(const CommitId& commit,
-                                                          const std::string& name) const {
-  auto tree = commit_subtree(repo_.get(), commit, prefix_);
-  if (!tree) return tree.error();
-  return GitTree(repo_, std::move(*tree), commit.short_hex()).root_entry_id(name);
+namespace {
+
+// The entries of `tree` named `name`, read one by one (git_tree_entry_byname's binary search
+// misses an entry of a malformed, unsorted tree, and finds only one of two of the same name).
+std::vector<const git_tree_entry*> scan_named(const git_tree* tree, const std::string& name) {
+  std::vector<const git_tree_entry*> found;
+  for (std::size_t i = 0, n = git_tree_entrycount(tree); i < n; ++i)
+    if (const git_tree_entry* e = git_tree_entry_byindex(tree, i); git_tree_entry_name(e) == name)
+      found.push_back(e);
+  return found;
+}
+
+}  // namespace
+
+Result<std::vector<NamedEntry>> GitRepo::entries_named(const CommitId& commit,
+                                                       const std::string& dir,
+                                                       const std::string& name) const {
+  auto root = commit_subtree(repo_.get(), commit, "");
+  if (!root) return root.error();
+  TreePtr tree = std::move(*root);
+  std::string path = prefix_.empty() ? dir : dir.empty() ? prefix_ : prefix_ + "/" + dir;
+  for (std::size_t start = 0; tree && !path.empty() && start <= path.size();) {
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    const std::string part = path.substr(start, slash - start);
+    start = slash + 1;
+    const auto found = scan_named(tree.get(), part);
+    if (found.size() > 1)
+      return Error::usage("commit " + commit.short_hex() + " has " + std::to_string(found.size()) +
+                          " entries named `" + part +
+                          "` in one folder, a tree git itself refuses (`git fsck`)");
+    if (found.empty() || git_tree_entry_type(found[0]) != GIT_OBJECT_TREE)
+      return std::vector<NamedEntry>{};
+    TreePtr next;
+    KB_GIT_CALL(git_tree_lookup(out(next), repo_.get(), git_tree_entry_id(found[0])));
+    tree = std::move(next);
+  }
+  std::vector<NamedEntry> out_entries;
+  if (!tree) return out_entries;
+  for (const git_tree_entry* e : scan_named(tree.get(), name)) {
+    char hex[GIT_OID_HEXSZ + 1] = {};
+    git_oid_tostr(hex, sizeof hex, git_tree_entry_id(e));
+    out_entries.push_back({hex, git_tree_entry_type(e) == GIT_OBJECT_TREE});
+  }
+  return out_entries;
 }
 
 }  // namespace kblaster

@@ -23,6 +23,12 @@ struct CommitId {
   auto operator<=>(const CommitId&) const = default;
 };
 
+// One entry of a git tree, as Repo::entries_named finds it.
+struct NamedEntry {
+  std::string id;  // its object id, hex
+  bool folder = false;
+};
+
 // Revisions, diffs and trees of one repository. Not thread-safe: use one Repo
 // per thread. Errors: an unknown revision is Error::usage naming it; one missing
 // from a shallow clone is Error::environment naming the fix (`fetch-depth: 0`).
@@ -39,10 +45,14 @@ class Repo {
                                                         const CommitId& head) const = 0;
   // The files at `commit`. The tree holds the repository open; it may outlive this Repo.
   virtual Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const = 0;
-  // The object id (hex) of the kernel repository's root entry `name` at `commit`, of any kind
-  // (a folder's tree id, a file's blob id); nullopt when there is none.
-  virtual Result<std::optional<std::string>> root_entry_id(const CommitId& commit,
-                                                           const std::string& name) const = 0;
+  // Every entry named `name` in the folder `dir` of the kernel repository at `commit` ("" for
+  // its root), in the order stored, each with whether it is a folder. git writes each entry a
+  // checkout meets, so a malformed tree (unsorted, or with two entries of one name, which git's
+  // own lookups miss) is read entry by entry. Error::usage when a folder on the way to `dir`
+  // appears twice; empty when `dir` is not a folder at `commit`.
+  virtual Result<std::vector<NamedEntry>> entries_named(const CommitId& commit,
+                                                        const std::string& dir,
+                                                        const std::string& name) const = 0;
 };
 
 // The longest revision text resolve() accepts: far above any real branch, tag or
@@ -61,8 +71,8 @@ class GitRepo : public Repo {
   Result<std::vector<PathChange>> changed_paths(const CommitId& base,
                                                 const CommitId& head) const override;
   Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const override;
-  Result<std::optional<std::string>> root_entry_id(const CommitId& commit,
-                                                   const std::string& name) const override;
+  Result<std::vector<NamedEntry>> entries_named(const CommitId& commit, const std::string& dir,
+                                                const std::string& name) const override;
 
   // The kernel repository's path inside the git work tree ("" at its root).
   const std::string& prefix() const { return prefix_; }

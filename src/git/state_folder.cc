@@ -1,24 +1,34 @@
 #include "git/state_folder.h"
 
 namespace kblaster {
+namespace {
 
-Status check_state_folder_untouched(const Repo& repo, const CommitId* base, const CommitId& head) {
-  auto at_head = repo.root_entry_id(head, kStateFolder);
-  if (!at_head) return at_head.error();
-  if (!*at_head) return Ok{};
-  std::optional<std::string> at_base;
-  if (base) {
-    auto tracked = repo.root_entry_id(*base, kStateFolder);
-    if (!tracked) return tracked.error();
-    at_base = std::move(*tracked);
+Error planted(const CommitId& head, const std::string& what) {
+  return Error::usage("head " + head.short_hex() + " " + what +
+                      ": kblaster's own state, which check trusts (its materialised trees and "
+                      "compile cache), cannot come from the change under check. Remove it from "
+                      "the change (and add `" +
+                      std::string(kStateFolder) + "/` to .gitignore)");
+}
+
+}  // namespace
+
+Status check_state_folder_untouched(const Repo& repo, const CommitId& head) {
+  auto folders = repo.entries_named(head, "", kStateFolder);
+  if (!folders) return folders.error();
+  for (const NamedEntry& folder : *folders)
+    if (!folder.folder)
+      return planted(head,
+                     "tracks `" + std::string(kStateFolder) + "` as a file, link or submodule");
+  if (folders->size() > 1) return planted(head, "tracks `" + std::string(kStateFolder) + "` twice");
+  if (folders->empty()) return Ok{};
+  for (const char* trusted : {"trees", "cache"}) {
+    auto inside = repo.entries_named(head, kStateFolder, trusted);
+    if (!inside) return inside.error();
+    if (!inside->empty())
+      return planted(head, "tracks `" + std::string(kStateFolder) + "/" + trusted + "`");
   }
-  if (at_base == *at_head) return Ok{};
-  return Error::usage(
-      std::string("head ") + head.short_hex() + " " + (at_base ? "changes" : "adds") + " `" +
-      kStateFolder + "/`" + (base ? " against base " + base->short_hex() : "") +
-      ", kblaster's own state folder (its materialised trees, compile cache and KB, which it "
-      "trusts): a change under check may not put files there. Remove `" +
-      kStateFolder + "/` from the change (and add it to .gitignore)");
+  return Ok{};
 }
 
 }  // namespace kblaster

@@ -1,7 +1,8 @@
-// kblaster's own state folder in a kernel repository, `.kblaster`: the trees `check`
-// materialises, the compile cache, the ceilings, the KB. What is there is trusted (a tree with
-// its marker is reused, a cached object is loaded), so a change under check may not put files
-// there: its head would otherwise plant the "base" that it is judged against.
+// kblaster's own state folder in a kernel repository, `.kblaster`. Two of its folders hold what
+// `check` trusts without checking again: `trees/` (a tree marked complete is reused) and
+// `cache/` (a cached object is loaded as built; the ceilings are read). A change under check
+// that tracks either would plant the "base" it is judged against. The rest (a committed KB, say)
+// check does not read.
 #pragma once
 
 #include "core/status.h"
@@ -12,9 +13,10 @@ namespace kblaster {
 // The state folder's name, at the kernel repository's root.
 inline constexpr const char* kStateFolder = ".kblaster";
 
-// Ok when `head` tracks `.kblaster` exactly as `base` does: neither tracks it, as usual, or both
-// the same tree (a repository that commits its KB). Error::usage naming the revisions otherwise.
-// `base` is null for a push that created its branch: head may then not track it at all.
-Status check_state_folder_untouched(const Repo& repo, const CommitId* base, const CommitId& head);
+// Ok when `head` tracks nothing check trusts: no `.kblaster` that is not a folder (a link or a
+// submodule would send check's writes elsewhere), and nothing under `.kblaster/trees` or
+// `.kblaster/cache`. Malformed trees (unsorted, a name twice) are read entry by entry, as a
+// checkout writes them. Error::usage naming the revision and the path otherwise.
+Status check_state_folder_untouched(const Repo& repo, const CommitId& head);
 
 }  // namespace kblaster

@@ -81,8 +81,8 @@ TEST(CheckCli, AHeadThatPlantsFilesInKblastersStateFolderIsRefused) {
   testing::TempDir cache;
   auto r = check_json(repo, cache);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("adds `.kblaster/` against base"));
-  EXPECT_THAT(r.err, HasSubstr("a change under check may not put files there"));
+  EXPECT_THAT(r.err, HasSubstr("tracks `.kblaster/trees`"));
+  EXPECT_THAT(r.err, HasSubstr("cannot come from the change under check"));
   EXPECT_TRUE(r.out.empty()) << "nothing was checked";
 }
 

@@ -1,6 +1,5 @@
 #include "git/materialize.h"
 
-#include <git2.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -62,48 +61,24 @@ TEST(MaterializeTree, WritesEveryFileOfTheCommitThenReusesIt) {
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
 }
 
-// Writes `bytes` as a raw object of `type`, unchecked: libgit2's builders refuse the names a
-// crafted commit uses, git's object database does not.
-git_oid write_raw(git_repository* repo, git_object_t type, const std::string& bytes) {
-  git_odb* odb = nullptr;
-  EXPECT_EQ(git_repository_odb(&odb, repo), 0);
-  git_oid id{};
-  EXPECT_EQ(git_odb_write(&id, odb, bytes.data(), bytes.size(), type), 0);
-  git_odb_free(odb);
-  return id;
-}
-
-std::string tree_entry(const std::string& mode, const std::string& name, const git_oid& id) {
-  return mode + " " + name + std::string(1, '\0') +
-         std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ);
-}
+// A repository with one ordinary commit, and a writer of crafted objects into it.
+struct CraftedRepo {
+  TempDir dir;
+  testing::RepoBuilder builder{dir.path() / "repo"};
+  testing::RawObjects raw = (builder.write("kblaster.toml", "# config\n"), builder.commit("first"),
+                             testing::RawObjects(dir.path() / "repo"));
+};
 
 TEST(MaterializeTree, ACommitWhoseTreeClimbsOutWithDotDotIsRefusedAndWritesNothingOutside) {
-  TempDir dir;
-  testing::RepoBuilder builder(dir.path() / "repo");
-  builder.write("kblaster.toml", "# config\n");
-  builder.commit("first");
-  git_repository* repo = nullptr;
-  ASSERT_EQ(git_repository_open(&repo, (dir.path() / "repo").c_str()), 0);
-  const git_oid blob = write_raw(repo, GIT_OBJECT_BLOB, "pwned\n");
-  const git_oid config = write_raw(repo, GIT_OBJECT_BLOB, "# config\n");
+  CraftedRepo crafted;
+  TempDir& dir = crafted.dir;
+  testing::RawObjects& raw = crafted.raw;
   // trees/<hex>/../../pwned.txt: out of the tree and out of the trees folder.
-  git_oid inner = write_raw(repo, GIT_OBJECT_TREE, tree_entry("100644", "pwned.txt", blob));
-  inner = write_raw(repo, GIT_OBJECT_TREE, tree_entry("40000", "..", inner));
-  const git_oid root =
-      write_raw(repo, GIT_OBJECT_TREE,
-                tree_entry("40000", "..", inner) + tree_entry("100644", "kblaster.toml", config));
-  char root_hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(root_hex, sizeof root_hex, &root);
-  const git_oid commit_id =
-      write_raw(repo, GIT_OBJECT_COMMIT,
-                std::string("tree ") + root_hex +
-                    "\nauthor a <a@example.com> 1700000000 +0000\ncommitter a <a@example.com> "
-                    "1700000000 +0000\n\ncrafted\n");
-  char commit_hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(commit_hex, sizeof commit_hex, &commit_id);
-  git_repository_free(repo);
-
+  std::string inner = raw.tree({{"100644", "pwned.txt", raw.blob("pwned\n")}});
+  inner = raw.tree({{"40000", "..", inner}});
+  const std::string commit_hex = raw.commit(
+      raw.tree({{"40000", "..", inner}, {"100644", "kblaster.toml", raw.blob("# config\n")}}),
+      "crafted");
   auto [commit, tree] = at_commit(dir.path() / "repo", commit_hex);
   EXPECT_EQ(tree->list_files(), std::vector<std::string>{"kblaster.toml"});
   EXPECT_EQ(tree->unsafe_entry(), "..");
@@ -115,6 +90,23 @@ TEST(MaterializeTree, ACommitWhoseTreeClimbsOutWithDotDotIsRefusedAndWritesNothi
               ::testing::HasSubstr("tree entry git refuses to check out, `..`"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "pwned.txt"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "state" / "pwned.txt"));
+}
+
+TEST(MaterializeTree, AGitFolderInAnyCaseOrANameTwiceIsAnUnsafeEntry) {
+  CraftedRepo crafted;
+  TempDir& dir = crafted.dir;
+  testing::RawObjects& raw = crafted.raw;
+  const std::string config = raw.blob("# config\n"), hook = raw.blob("#!/bin/sh\n");
+  const std::string dot_git =
+      raw.commit(raw.tree({{"40000", ".GIT", raw.tree({{"100644", "config", hook}})},
+                           {"100644", "kblaster.toml", config}}),
+                 "a .git folder");
+  EXPECT_EQ(at_commit(dir.path() / "repo", dot_git).tree->unsafe_entry(), ".GIT");
+  const std::string twice = raw.commit(
+      raw.tree({{"100644", "kblaster.toml", config}, {"100644", "kblaster.toml", hook}}), "twice");
+  auto [commit, tree] = at_commit(dir.path() / "repo", twice);
+  EXPECT_EQ(tree->unsafe_entry(), "kblaster.toml");
+  EXPECT_EQ(tree->read("kblaster.toml"), "# config\n") << "the first one, as stored";
 }
 
 TEST(MaterializeTree, AMarkerThatIsALinkIsNeitherTrustedNorWrittenThrough) {

@@ -128,4 +128,39 @@ void RepoBuilder::make_shallow(const std::string& boundary, const std::vector<st
   }
 }
 
+RawObjects::RawObjects(const std::filesystem::path& dir) {
+  check(git_repository_open(out(repo_), dir.c_str()), "git_repository_open");
+}
+
+std::string RawObjects::write(git_object_t type, const std::string& bytes) {
+  git_odb* odb = nullptr;
+  check(git_repository_odb(&odb, repo_.get()), "git_repository_odb");
+  git_oid id{};
+  const int rc = git_odb_write(&id, odb, bytes.data(), bytes.size(), type);
+  git_odb_free(odb);
+  check(rc, "git_odb_write");
+  char hex[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(hex, sizeof hex, &id);
+  return hex;
+}
+
+std::string RawObjects::blob(const std::string& text) { return write(GIT_OBJECT_BLOB, text); }
+
+std::string RawObjects::tree(const std::vector<Entry>& entries) {
+  std::string bytes;
+  for (const Entry& e : entries) {
+    const git_oid id = oid_of(e.id);
+    bytes += e.mode + " " + e.name + std::string(1, '\0') +
+             std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ);
+  }
+  return write(GIT_OBJECT_TREE, bytes);
+}
+
+std::string RawObjects::commit(const std::string& tree, const std::string& message) {
+  return write(GIT_OBJECT_COMMIT, "tree " + tree +
+                                      "\nauthor a <a@example.com> 1700000000 +0000\n"
+                                      "committer a <a@example.com> 1700000000 +0000\n\n" +
+                                      message + "\n");
+}
+
 }  // namespace kblaster::testing

@@ -54,4 +54,26 @@ class RepoBuilder {
   int clock_ = 0;  // seconds after a fixed epoch, one per commit
 };
 
+// Crafted objects written straight to the object database of the repository at `dir`,
+// unchecked: the trees a hostile commit may hold (an entry named `..`, entries out of order, a
+// name twice), which libgit2's builders refuse to write. Ids are hex. Throws as RepoBuilder does.
+class RawObjects {
+ public:
+  struct Entry {
+    std::string mode;  // "100644", "40000", "120000", "160000"
+    std::string name;
+    std::string id;
+  };
+  explicit RawObjects(const std::filesystem::path& dir);
+  std::string blob(const std::string& text);
+  // A tree with `entries` in the order given.
+  std::string tree(const std::vector<Entry>& entries);
+  // A root commit of `tree`.
+  std::string commit(const std::string& tree, const std::string& message);
+
+ private:
+  std::string write(git_object_t type, const std::string& bytes);
+  RepositoryPtr repo_;
+};
+
 }  // namespace kblaster::testing

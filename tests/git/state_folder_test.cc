@@ -1,5 +1,5 @@
-// check_state_folder_untouched: a change under check may not put files in `.kblaster`, where a
-// planted "base" tree or compiled object would be trusted.
+// check_state_folder_untouched: a change under check may not track what check trusts in
+// `.kblaster` (its materialised trees and compile cache), however its tree is written.
 #include "git/state_folder.h"
 
 #include <gmock/gmock.h>
@@ -13,54 +13,80 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// A repository with a config at its first commit, `base`.
+// A git repository holding a kernel repository at `sub` ("" for its root).
 struct StateRepo {
   testing::TempDir dir;
   testing::RepoBuilder builder{dir.path()};
-  std::string base;
-  explicit StateRepo(const std::string& tracked_kb = "") {
-    builder.write("kblaster.toml", "# config\n");
-    if (!tracked_kb.empty()) builder.write(".kblaster/kb.sqlite", tracked_kb);
-    base = builder.commit("base");
+  std::string sub;
+  explicit StateRepo(std::string in = "") : sub(std::move(in)) {
+    builder.write(path("kblaster.toml"), "# config\n");
+    std::filesystem::create_directories(dir.path() / sub);
   }
-  // check_state_folder_untouched from `base` (or from none) to `head`.
-  Status check(const std::string& head, bool with_base = true) {
-    auto git = GitRepo::open(dir.path());
+  std::string path(const std::string& file) const { return sub.empty() ? file : sub + "/" + file; }
+  // check_state_folder_untouched at `head`.
+  Status check(const std::string& head) {
+    auto git = GitRepo::open(dir.path() / sub);
     EXPECT_TRUE(git.ok()) << git.error().message;
-    const CommitId from = *(*git)->resolve(base), to = *(*git)->resolve(head);
-    return check_state_folder_untouched(**git, with_base ? &from : nullptr, to);
+    return check_state_folder_untouched(**git, *(*git)->resolve(head));
   }
 };
 
-TEST(StateFolder, AHeadThatAddsFilesThereIsRefusedNamingThem) {
+TEST(StateFolder, AHeadThatTracksTheTreesOrTheCacheIsRefusedNamingThem) {
   StateRepo repo;
+  EXPECT_TRUE(repo.check(repo.builder.commit("base")).ok());
   repo.builder.write(".kblaster/trees/" + std::string(40, 'a') + ".complete", "planted\n");
   const std::string head = repo.builder.commit("plant a base tree");
   const Status s = repo.check(head);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().kind, ErrorKind::usage);
-  EXPECT_THAT(s.error().message, HasSubstr("head " + head.substr(0, 7) + " adds `.kblaster/`"));
-  EXPECT_THAT(s.error().message, HasSubstr("kblaster's own state folder"));
-  // A branch's first push has no base to share it with.
-  EXPECT_FALSE(repo.check(head, false).ok());
+  EXPECT_THAT(s.error().message,
+              HasSubstr("head " + head.substr(0, 7) + " tracks `.kblaster/trees`"));
+  EXPECT_THAT(s.error().message, HasSubstr("cannot come from the change under check"));
+  repo.builder.remove(".kblaster/trees/" + std::string(40, 'a') + ".complete");
+  repo.builder.write(".kblaster/cache/ceilings.json", "{}\n");
+  EXPECT_THAT(repo.check(repo.builder.commit("plant the ceilings")).error().message,
+              HasSubstr("tracks `.kblaster/cache`"));
 }
 
-TEST(StateFolder, WhatBaseTracksThereIsKeptAndAnEditIsRefused) {
-  StateRepo repo("the team's KB\n");
-  repo.builder.write("k/a.cu", "void a() {}\n");
-  EXPECT_TRUE(repo.check(repo.builder.commit("a change elsewhere")).ok());
-  repo.builder.write(".kblaster/kb.sqlite", "a poisoned KB\n");
-  const Status s = repo.check(repo.builder.commit("edit the KB"));
-  ASSERT_FALSE(s.ok());
-  EXPECT_THAT(s.error().message, HasSubstr("changes `.kblaster/` against base"));
+TEST(StateFolder, ACommittedKbIsNoneOfChecksConcern) {
+  StateRepo repo("kernels");
+  repo.builder.write("kernels/.kblaster/kb.sqlite", "the team's KB\n");
+  EXPECT_TRUE(repo.check(repo.builder.commit("commit the KB")).ok());
+  repo.builder.write("kernels/.kblaster/kb.sqlite", "a newer KB\n");
+  EXPECT_TRUE(repo.check(repo.builder.commit("update the KB")).ok());
+  repo.builder.write(".kblaster/trees/x", "outside the kernel repository\n");
+  EXPECT_TRUE(repo.check(repo.builder.commit("a folder check never uses")).ok());
+  repo.builder.write("kernels/.kblaster/cache/objects/k.so", "planted\n");
+  EXPECT_FALSE(repo.check(repo.builder.commit("plant an object")).ok());
 }
 
-TEST(StateFolder, AnUntrackedFolderIsNoConcernOfGit) {
-  StateRepo repo;
-  repo.builder.write("k/a.cu", "void a() {}\n");
-  const std::string head = repo.builder.commit("head");
-  EXPECT_TRUE(repo.check(head).ok());
-  EXPECT_TRUE(repo.check(head, false).ok());
+// git writes every entry a checkout meets, so a malformed tree cannot hide a planted folder from
+// the guard: not out of order (where git's binary search misses it), not as a link, not in a
+// second folder of the kernel repository's name.
+TEST(StateFolder, AMalformedTreeCannotHideAPlantedFolder) {
+  StateRepo repo("sub");
+  repo.builder.commit("base");
+  testing::RawObjects raw(repo.dir.path());
+  const std::string config = raw.blob("# config\n"), marker = raw.blob("planted\n");
+  const std::string planted =
+      raw.tree({{"40000", "trees", raw.tree({{"100644", "x.complete", marker}})}});
+  const std::string kernels = raw.tree({{"100644", "k.cu", config},
+                                        {"100644", "kblaster.toml", config},
+                                        {"40000", ".kblaster", planted}});  // out of order
+  EXPECT_THAT(
+      repo.check(raw.commit(raw.tree({{"40000", "sub", kernels}}), "unsorted")).error().message,
+      HasSubstr("tracks `.kblaster/trees`"));
+  const std::string linked =
+      raw.tree({{"120000", ".kblaster", raw.blob("/tmp")}, {"100644", "kblaster.toml", config}});
+  EXPECT_THAT(
+      repo.check(raw.commit(raw.tree({{"40000", "sub", linked}}), "a link")).error().message,
+      HasSubstr("tracks `.kblaster` as a file, link or submodule"));
+  const std::string clean = raw.tree({{"100644", "kblaster.toml", config}});
+  const std::string only_planted = raw.tree({{"40000", ".kblaster", planted}});
+  const Status twice = repo.check(
+      raw.commit(raw.tree({{"40000", "sub", only_planted}, {"40000", "sub", clean}}), "sub twice"));
+  ASSERT_FALSE(twice.ok());
+  EXPECT_THAT(twice.error().message, HasSubstr("has 2 entries named `sub` in one folder"));
 }
 
 }  // namespace
