@@ -12,7 +12,9 @@ namespace kblaster {
 
 // Each change of `head` against `base` that makes head's check another or a looser one: its
 // reference repointed, added or dropped, its reference mode changed, or its tolerance loosened,
-// as "head loosens its tolerance (rtol 1e-4 -> 0.1, …); base's holds". Empty when none.
+// as "head loosens its tolerance (rtol 1e-4 -> 0.1, …); base's holds", or a size of base's that
+// head's `requires` leaves out of its verification (sizes_to_verify_with_reference). Empty when
+// none.
 std::vector<std::string> check_definition_changes(const KernelSpec& base, const KernelSpec& head);
 
 // The tolerance head is verified at: field by field the smaller of head's and base's, since head's

@@ -23,7 +23,7 @@ constexpr FindingRow kRows[] = {
     {Finding::new_kernel, "NEW", "new", Tone::neutral},
     {Finding::deleted, "DELETED", "deleted", Tone::neutral},
     {Finding::unverified, "UNVERIFIED", "unverified", Tone::bad},
-    {Finding::not_compared, "NOT_COMPARED", "not compared", Tone::neutral},
+    {Finding::not_compared, "NOT_COMPARED", "not compared", Tone::bad},
     {Finding::skipped, "SKIPPED", "skipped", Tone::neutral},
 };
 

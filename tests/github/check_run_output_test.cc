@@ -56,6 +56,20 @@ TEST(CheckRunOutput, SlowerAndWrongKernelsAreAnnotatedOnTheirLauncherLine) {
   EXPECT_TRUE(check_annotations(testing::h200_fixture("CommentOnlyEditIsSame.json")).empty());
 }
 
+// NOT_COMPARED (head changed its definition so that it could not be timed) fails and is
+// annotated as SLOWER is, as check's exit code counts it.
+TEST(CheckRunOutput, AnUncomparedKernelFailsAsASlowdownWould) {
+  auto check = testing::h200_fixture("CommentOnlyEditIsSame.json");
+  check["kernels"][0]["verdict"] = "NOT_COMPARED";
+  check["kernels"][0]["source"] = {{"path", "kernels/softmax.cu"}, {"line", 40}};
+  EXPECT_EQ(check_conclusion(check), "failure");
+  ASSERT_EQ(check_annotations(check).size(), 1u);
+  EXPECT_EQ(check_annotations(check)[0].level, "failure");
+  check["fail_on"] = "error";
+  EXPECT_EQ(check_conclusion(check), "success");
+  EXPECT_EQ(check_annotations(check)[0].level, "warning");
+}
+
 TEST(CheckRunOutput, AnnotationsGoFiftyPerRequest) {
   std::vector<Annotation> many(120);
   for (std::size_t i = 0; i < many.size(); ++i) many[i].start_line = i + 1;
