@@ -61,6 +61,11 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
     run.rows.push_back(build_row(k));
     changes.push_back(k.base && k.head ? check_definition_changes(*k.base->spec, *k.head->spec)
                                        : std::vector<std::string>{});
+    if (k.base && k.head && inputs.base)
+      if (auto edit =
+              reference_edit(*k.base->spec, *k.head->spec, DirectoryTree(inputs.base->repo.root),
+                             DirectoryTree(inputs.head.repo.root)))
+        changes.back().push_back(*edit);
     for (const auto& change : changes.back())
       session.progress << "check: " << k.name << ": " << change << "\n";
     if (k.head) {

@@ -37,6 +37,17 @@ std::vector<std::string> check_definition_changes(const KernelSpec& base, const 
   return out;
 }
 
+std::optional<std::string> reference_edit(const KernelSpec& base, const KernelSpec& head,
+                                          const SourceTree& base_tree,
+                                          const SourceTree& head_tree) {
+  const ReferenceSpec &was = base.reference, &now = head.reference;
+  if (now.kind == ReferenceSpec::Kind::base_revision || was.kind != now.kind ||
+      was.path != now.path)
+    return std::nullopt;  // none, or repointed (check_definition_changes says so)
+  if (base_tree.read(now.path) == head_tree.read(now.path)) return std::nullopt;
+  return "head edits its reference file `" + now.path + "`";
+}
+
 Tolerance stricter_tolerance(const Tolerance& base, const Tolerance& head) {
   Tolerance t = head;
   t.rtol = std::min(base.rtol, head.rtol);

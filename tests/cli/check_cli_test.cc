@@ -270,6 +270,34 @@ TEST(CheckCli, AHeadThatLoosensItsOwnToleranceIsSaidBesideItsVerdict) {
               HasSubstr("no CUDA device; head loosens its tolerance"));
 }
 
+// An edit to the reference file head is judged against is said beside the verdict too.
+TEST(CheckCli, AnEditToTheReferenceFileIsSaidBesideItsVerdict) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  std::string config = kConfig;
+  config.replace(config.find("name = \"uses_header\""), 20,
+                 "name = \"uses_header\"\nreference = \"k/a_ref.cpp:a_ref\"");
+  testing::TempDir dir;
+  testing::RepoBuilder git{dir.path()};
+  git.write("kblaster.toml", config);
+  git.write("include/common.cuh", "#pragma once\n#define SCALE 2\n");
+  git.write("k/a.cu", kernel("a", "o[threadIdx.x] = SCALE;"));
+  git.write("k/b.cu", "void b(float* o) {}\n");
+  git.write("k/a_ref.cpp", "void a_ref(float* o) { for (int i = 0; i < 4; ++i) o[i] = 2; }\n");
+  const std::string base = git.commit("base");
+  git.write("k/a_ref.cpp", "void a_ref(float* o) { for (int i = 0; i < 4; ++i) o[i] = 3; }\n");
+  const std::string head = git.commit("edit the reference");
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", dir.path().string(), "--base", base, "--head", head,
+                         "--cache-dir", cache.path().string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("check: uses_header: head edits its reference file `k/a_ref.cpp`"));
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
+  EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(),
+              HasSubstr("head edits its reference file `k/a_ref.cpp`"));
+}
+
 TEST(CheckCli, AKernelNamedButNotHitIsNotChecked) {
   ChangedRepo repo;
   testing::TempDir cache;
