@@ -119,6 +119,7 @@ Result<Checked> check_plan(const CheckOptions& options, const RequestedRange& wa
                      << " kernel(s) at " << range->head.short_hex()
                      << " are new: verified, not timed\n";
   KB_TRY(check_state_folder_untouched(git, range->head));
+  KB_TRY(check_checkout_state(git, repo_root));
   KB_TRY(materialize_side(git, range->head, plan.head_config, head_names, repo_root, inputs.head));
   if (plan.base_config && !base_names.empty()) {
     inputs.base.emplace();

@@ -45,6 +45,7 @@ using SignaturePtr = std::unique_ptr<git_signature, GitFree<git_signature, git_s
 using TreeBuilderPtr =
     std::unique_ptr<git_treebuilder, GitFree<git_treebuilder, git_treebuilder_free>>;
 using ReferencePtr = std::unique_ptr<git_reference, GitFree<git_reference, git_reference_free>>;
+using IndexPtr = std::unique_ptr<git_index, GitFree<git_index, git_index_free>>;
 
 // Adapts an owner to libgit2's `T** out` parameters: `git_tree_lookup(out(tree), …)`.
 // The owner takes the handle when the full expression ends.

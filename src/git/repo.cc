@@ -136,4 +136,19 @@ Result<std::vector<NamedEntry>> GitRepo::entries_named(const CommitId& commit,
   return out_entries;
 }
 
+Result<std::vector<std::string>> GitRepo::tracked_under(const std::string& dir) const {
+  std::vector<std::string> paths;
+  if (git_repository_is_bare(repo_.get()) == 1) return paths;
+  IndexPtr index;
+  KB_GIT_CALL(git_repository_index(out(index), repo_.get()));
+  const std::string root = prefix_.empty() ? "" : prefix_ + "/";
+  const std::string under = root + dir + "/";
+  // Every entry, not git_index_find_prefix: an index is a checkout's, in whatever order it holds.
+  for (std::size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i)
+    if (const git_index_entry* e = git_index_get_byindex(index.get(), i);
+        e && std::string_view(e->path).starts_with(under))
+      paths.push_back(std::string(e->path).substr(root.size()));
+  return paths;
+}
+
 }  // namespace kblaster

@@ -53,6 +53,10 @@ class Repo {
   virtual Result<std::vector<NamedEntry>> entries_named(const CommitId& commit,
                                                         const std::string& dir,
                                                         const std::string& name) const = 0;
+  // The paths the work tree's index tracks under the kernel repository's folder `dir`, relative
+  // to the kernel repository: what the checkout wrote there from git, which for a pull request's
+  // merge commit is not head's tree. Empty for a repository without a work tree.
+  virtual Result<std::vector<std::string>> tracked_under(const std::string& dir) const = 0;
 };
 
 // The longest revision text resolve() accepts: far above any real branch, tag or
@@ -73,6 +77,7 @@ class GitRepo : public Repo {
   Result<std::unique_ptr<SourceTree>> tree_at(const CommitId& commit) const override;
   Result<std::vector<NamedEntry>> entries_named(const CommitId& commit, const std::string& dir,
                                                 const std::string& name) const override;
+  Result<std::vector<std::string>> tracked_under(const std::string& dir) const override;
 
   // The kernel repository's path inside the git work tree ("" at its root).
   const std::string& prefix() const { return prefix_; }

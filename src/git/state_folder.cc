@@ -31,4 +31,23 @@ Status check_state_folder_untouched(const Repo& repo, const CommitId& head) {
   return Ok{};
 }
 
+Status check_checkout_state(const Repo& repo, const std::filesystem::path& kernel_repo) {
+  std::error_code ec;
+  if (std::filesystem::is_symlink(kernel_repo / kStateFolder, ec))
+    return Error::usage((kernel_repo / kStateFolder).string() +
+                        " is a symbolic link: check writes its trees and compile cache there, "
+                        "so it must be a folder of the checkout's own. Remove the link");
+  for (const char* trusted : {"trees", "cache"}) {
+    auto tracked = repo.tracked_under(std::string(kStateFolder) + "/" + trusted);
+    if (!tracked) return tracked.error();
+    if (!tracked->empty())
+      return Error::usage("the checkout tracks `" + tracked->front() +
+                          "`: kblaster's own state, which check trusts (its materialised trees "
+                          "and compile cache), cannot come from git. Remove `" +
+                          std::string(kStateFolder) + "/" + trusted +
+                          "` from the repository (and add `" + kStateFolder + "/` to .gitignore)");
+  }
+  return Ok{};
+}
+
 }  // namespace kblaster

@@ -5,6 +5,8 @@
 // check does not read.
 #pragma once
 
+#include <filesystem>
+
 #include "core/status.h"
 #include "git/repo.h"
 
@@ -18,5 +20,11 @@ inline constexpr const char* kStateFolder = ".kblaster";
 // `.kblaster/cache`. Malformed trees (unsorted, a name twice) are read entry by entry, as a
 // checkout writes them. Error::usage naming the revision and the path otherwise.
 Status check_state_folder_untouched(const Repo& repo, const CommitId& head);
+
+// Ok when the work tree's index tracks nothing under `.kblaster/trees` or `.kblaster/cache`, and
+// `kernel_repo`/.kblaster on disk is not a symbolic link: on GitHub a pull request is checked out
+// as its merge commit, whose tree is not head's, and check writes into that checkout.
+// Error::usage naming the path otherwise.
+Status check_checkout_state(const Repo& repo, const std::filesystem::path& kernel_repo);
 
 }  // namespace kblaster

@@ -163,4 +163,15 @@ std::string RawObjects::commit(const std::string& tree, const std::string& messa
                                       message + "\n");
 }
 
+void RawObjects::stage(const std::string& path, const std::string& text) {
+  IndexPtr index;
+  check(git_repository_index(out(index), repo_.get()), "git_repository_index");
+  git_index_entry entry{};
+  entry.mode = GIT_FILEMODE_BLOB;
+  entry.path = path.c_str();
+  check(git_index_add_from_buffer(index.get(), &entry, text.data(), text.size()),
+        "git_index_add_from_buffer");
+  check(git_index_write(index.get()), "git_index_write");
+}
+
 }  // namespace kblaster::testing

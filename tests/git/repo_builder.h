@@ -70,6 +70,8 @@ class RawObjects {
   std::string tree(const std::vector<Entry>& entries);
   // A root commit of `tree`.
   std::string commit(const std::string& tree, const std::string& message);
+  // Adds `path` with `text` to the work tree's index, as a checkout would have.
+  void stage(const std::string& path, const std::string& text);
 
  private:
   std::string write(git_object_t type, const std::string& bytes);

@@ -89,5 +89,34 @@ TEST(StateFolder, AMalformedTreeCannotHideAPlantedFolder) {
   EXPECT_THAT(twice.error().message, HasSubstr("has 2 entries named `sub` in one folder"));
 }
 
+// On GitHub the checkout is the pull request's merge commit, not head: what its index tracks
+// counts too, and a `.kblaster` that is a link on disk is refused.
+TEST(StateFolder, TheCheckoutItselfMayNotTrackWhatCheckTrusts) {
+  StateRepo repo("kernels");
+  repo.builder.commit("base");
+  auto check = [&] {
+    auto git = GitRepo::open(repo.dir.path() / "kernels");
+    EXPECT_TRUE(git.ok()) << git.error().message;
+    return check_checkout_state(**git, repo.dir.path() / "kernels");
+  };
+  EXPECT_TRUE(check().ok()) << "no index yet";
+  testing::RawObjects raw(repo.dir.path());
+  raw.stage("kernels/.kblaster/kb.sqlite", "the team's KB\n");
+  EXPECT_TRUE(check().ok()) << "a committed KB is none of check's concern";
+  raw.stage("kernels/.kblaster/cache/objects/k.so", "planted\n");
+  const Status planted = check();
+  ASSERT_FALSE(planted.ok());
+  EXPECT_THAT(planted.error().message,
+              HasSubstr("the checkout tracks `.kblaster/cache/objects/k.so`"));
+
+  StateRepo linked;
+  linked.builder.commit("base");
+  std::filesystem::create_directory_symlink("/tmp", linked.dir.path() / ".kblaster");
+  auto git = GitRepo::open(linked.dir.path());
+  ASSERT_TRUE(git.ok());
+  EXPECT_THAT(check_checkout_state(**git, linked.dir.path()).error().message,
+              HasSubstr(".kblaster is a symbolic link"));
+}
+
 }  // namespace
 }  // namespace kblaster
