@@ -7,6 +7,7 @@
 #include "core/definition_line.h"
 #include "core/input_limits.h"
 #include "core/result_envelope.h"
+#include "core/text_join.h"
 #include "eval/definition_change.h"
 #include "eval/gpu_context.h"
 #include "eval/seed_source.h"
@@ -53,6 +54,11 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
 
   std::vector<CheckedKernel> kernels;
   std::vector<std::vector<std::string>> changes;  // per row: how head changed its own check
+  // A kernel renamed and rewritten reads as a new one and a deleted one: the new one is not
+  // compared with anything, so say what the change deleted beside it.
+  std::vector<std::string> deleted;
+  for (const auto& t : inputs.targets)
+    if (!t.at_head) deleted.push_back("`" + t.kernel + "`");
   for (const auto& t : inputs.targets) {
     CheckedKernel k{t.kernel, t.why, nullptr, nullptr};
     if (t.base_name) k.base = find_build(run.base_builds, *t.base_name);
@@ -61,6 +67,9 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
     run.rows.push_back(build_row(k));
     changes.push_back(k.base && k.head ? check_definition_changes(*k.base->spec, *k.head->spec)
                                        : std::vector<std::string>{});
+    if (!t.base_name && t.at_head && !deleted.empty())
+      changes.back().push_back("the change also deletes " + join_texts(deleted, ", ") +
+                               ": if this kernel replaces one, it is not compared with it");
     if (k.base && k.head && inputs.base)
       if (auto edit =
               reference_edit(*k.base->spec, *k.head->spec, DirectoryTree(inputs.base->repo.root),

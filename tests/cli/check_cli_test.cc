@@ -298,6 +298,41 @@ TEST(CheckCli, AnEditToTheReferenceFileIsSaidBesideItsVerdict) {
               HasSubstr("head edits its reference file `k/a_ref.cpp`"));
 }
 
+// A kernel renamed and rewritten in another file reads as a new kernel and a deleted one; the new
+// one says what the change deleted, since it is compared with nothing.
+TEST(CheckCli, ANewKernelSaysWhatTheChangeDeletedBesideIt) {
+  if (CudaDriverProbe().probe().present)
+    GTEST_SKIP() << "a CUDA device is present: covered by the gpu tests";
+  ChangedRepo repo;
+  std::string config = kConfig;
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"\"standalone\"", "\"renamed\""},
+        {"\"k/b.cu\"", "\"k/c.cu\""}})
+    config.replace(config.find(from), from.size(), to);
+  repo.git.remove("k/b.cu");
+  // Rewritten, so that git's rename detection does not pair it with k/b.cu.
+  std::string rewritten = "#include <cuda_runtime.h>\n// A kernel written afresh.\n";
+  for (int i = 0; i < 40; ++i)
+    rewritten += "static const int unused_" + std::to_string(i) + " = 0;\n";
+  repo.git.write("k/c.cu", rewritten +
+                               "__global__ void k2(float* o) { o[1] = 1; }\n"
+                               "void b(float* o) { k2<<<1, 1>>>(o); }\n");
+  repo.git.write("kblaster.toml", config);
+  repo.head = repo.git.commit("rename and rewrite");
+  testing::TempDir cache;
+  auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
+                         repo.head, "--cache-dir", cache.path().string()});
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::string> reasons;
+  for (const auto& k : j["kernels"]) reasons[k["kernel"]] = k["reason"];
+  ASSERT_EQ(reasons.size(), 3u) << j.dump(2);  // and uses_header, hit by its header
+  EXPECT_THAT(reasons["renamed"], HasSubstr("the change also deletes `standalone`: if this "
+                                            "kernel replaces one, it is not compared with it"));
+  EXPECT_THAT(reasons["standalone"], ::testing::Not(HasSubstr("also deletes")));
+  EXPECT_THAT(reasons["uses_header"], ::testing::Not(HasSubstr("also deletes")));
+}
+
 TEST(CheckCli, AKernelNamedButNotHitIsNotChecked) {
   ChangedRepo repo;
   testing::TempDir cache;
