@@ -140,13 +140,21 @@ Result<std::vector<std::string>> GitRepo::tracked_under(const std::string& dir) 
   std::vector<std::string> paths;
   if (git_repository_is_bare(repo_.get()) == 1) return paths;
   IndexPtr index;
-  KB_GIT_CALL(git_repository_index(out(index), repo_.get()));
+  if (const int rc = git_repository_index(out(index), repo_.get()); rc < 0) {
+    const std::string why = git_last_message();
+    git_error_clear();
+    return Error::environment(
+        "cannot read the work tree's git index (" + why +
+        "); a split or sparse index is one libgit2 cannot read: `git update-index "
+        "--no-split-index`, or `git sparse-checkout disable`, makes it readable");
+  }
   const std::string root = prefix_.empty() ? "" : prefix_ + "/";
-  const std::string under = root + dir + "/";
+  const std::string at = root + dir, under = at + "/";
   // Every entry, not git_index_find_prefix: an index is a checkout's, in whatever order it holds.
+  // The folder itself counts too: tracked as a link or a submodule, it is an entry of its own.
   for (std::size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i)
     if (const git_index_entry* e = git_index_get_byindex(index.get(), i);
-        e && std::string_view(e->path).starts_with(under))
+        e && (e->path == at || std::string_view(e->path).starts_with(under)))
       paths.push_back(std::string(e->path).substr(root.size()));
   return paths;
 }

@@ -32,11 +32,14 @@ Status check_state_folder_untouched(const Repo& repo, const CommitId& head) {
 }
 
 Status check_checkout_state(const Repo& repo, const std::filesystem::path& kernel_repo) {
-  std::error_code ec;
-  if (std::filesystem::is_symlink(kernel_repo / kStateFolder, ec))
-    return Error::usage((kernel_repo / kStateFolder).string() +
-                        " is a symbolic link: check writes its trees and compile cache there, "
-                        "so it must be a folder of the checkout's own. Remove the link");
+  for (const auto& place : {kernel_repo / kStateFolder, kernel_repo / kStateFolder / "trees",
+                            kernel_repo / kStateFolder / "cache"}) {
+    std::error_code ec;
+    if (std::filesystem::is_symlink(place, ec))
+      return Error::usage(place.string() +
+                          " is a symbolic link: check writes its trees and compile cache there, "
+                          "so it must be a folder of the checkout's own. Remove the link");
+  }
   for (const char* trusted : {"trees", "cache"}) {
     auto tracked = repo.tracked_under(std::string(kStateFolder) + "/" + trusted);
     if (!tracked) return tracked.error();

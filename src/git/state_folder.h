@@ -22,9 +22,9 @@ inline constexpr const char* kStateFolder = ".kblaster";
 Status check_state_folder_untouched(const Repo& repo, const CommitId& head);
 
 // Ok when the work tree's index tracks nothing under `.kblaster/trees` or `.kblaster/cache`, and
-// `kernel_repo`/.kblaster on disk is not a symbolic link: on GitHub a pull request is checked out
-// as its merge commit, whose tree is not head's, and check writes into that checkout.
-// Error::usage naming the path otherwise.
+// neither `kernel_repo`/.kblaster nor its trees or cache folder is a symbolic link on disk: on
+// GitHub a pull request is checked out as its merge commit, whose tree is not head's, and check
+// writes into that checkout. Error::usage naming the path otherwise.
 Status check_checkout_state(const Repo& repo, const std::filesystem::path& kernel_repo);
 
 }  // namespace kblaster

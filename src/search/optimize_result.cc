@@ -93,6 +93,9 @@ Status search_kernels(const GpuRun& run, const LoadedRepo& repo, const Catalogue
   // first children building: the compiler is idle then, and the GPU need not wait for them.
   std::unique_ptr<KernelOptimization> next;
   auto start_next = [&](std::size_t after, const std::string& now) {
+    // With --apply, this kernel's result may rewrite a file the next one reads (axpy and
+    // axpy_small share theirs): the next must read the repository after it, not before.
+    if (shared.write_back == WriteBack::if_verified) return;
     for (std::size_t j = after + 1; j < kernels.size(); ++j) {
       if (!kernels[j].ok()) continue;
       auto prepared = KernelOptimization::prepare(kernels[j], shared, session.clock);

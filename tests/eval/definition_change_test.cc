@@ -58,5 +58,14 @@ TEST(CheckDefinitionChanges, AnEditToTheReferenceFileIsSaid) {
                               DirectoryTree(head.path())));
 }
 
+TEST(CheckDefinitionChanges, AnUnreadableReferenceIsSaidNotTakenAsUnchanged) {
+  const ReferenceSpec cpu{ReferenceSpec::Kind::cpu, "k/ref.cpp", "scale_ref", false};
+  const KernelSpec k = with(cpu, {1e-4, 1e-5});
+  testing::TempDir base, head;
+  base.write("k/ref.cpp", "void scale_ref(float* o) { o[0] = 2; }\n");
+  EXPECT_EQ(reference_edit(k, k, DirectoryTree(base.path()), DirectoryTree(head.path())),
+            "head's reference file `k/ref.cpp` could not be compared with base's");
+}
+
 }  // namespace
 }  // namespace kblaster

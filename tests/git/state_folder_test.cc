@@ -118,5 +118,24 @@ TEST(StateFolder, TheCheckoutItselfMayNotTrackWhatCheckTrusts) {
               HasSubstr(".kblaster is a symbolic link"));
 }
 
+// The trees folder tracked as an entry of its own (a link to a planted folder, say), or a link
+// there on disk, is refused as what it holds would be (third review).
+TEST(StateFolder, TheTreesFolderItselfMayNotBeTrackedOrALink) {
+  StateRepo repo;
+  repo.builder.commit("base");
+  auto check = [&] {
+    auto git = GitRepo::open(repo.dir.path());
+    EXPECT_TRUE(git.ok()) << git.error().message;
+    return check_checkout_state(**git, repo.dir.path());
+  };
+  std::filesystem::create_directories(repo.dir.path() / ".kblaster" / "planted");
+  std::filesystem::create_directory_symlink(repo.dir.path() / ".kblaster" / "planted",
+                                            repo.dir.path() / ".kblaster" / "cache");
+  EXPECT_THAT(check().error().message, HasSubstr(".kblaster/cache is a symbolic link"));
+  std::filesystem::remove(repo.dir.path() / ".kblaster" / "cache");
+  testing::RawObjects(repo.dir.path()).stage(".kblaster/trees", "planted\n");
+  EXPECT_THAT(check().error().message, HasSubstr("the checkout tracks `.kblaster/trees`"));
+}
+
 }  // namespace
 }  // namespace kblaster
