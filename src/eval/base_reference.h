@@ -31,11 +31,11 @@ struct BaseCheckSizes {
 BaseCheckSizes sizes_to_check_against_base(const KernelSpec& base, const KernelSpec& head);
 
 // The sizes head is verified at against its own reference: head's, then, where base had a
-// reference too, each of base's that head's `requires` accepts and head can be set up at, so a
-// pull request cannot drop from its kblaster.toml the size its kernel fails at. `left_out` names
-// each of base's sizes left out ("n=31 left out of the verification: head requires …, where
-// base was checked"). Only for a head base could be called as (why_base_cannot_be_the_reference
-// is empty): the sizes bind the same scalars.
+// reference too and takes the same arguments (why_base_cannot_be_the_reference is empty), each of
+// base's that head's `requires` accepts and head can be set up at, so a pull request cannot drop
+// from its kblaster.toml the size its kernel fails at. `left_out` names each of base's sizes
+// left out ("n=31 left out of the verification: head requires …, where base was checked").
+// Only head's sizes, and nothing left out, when head has no reference.
 BaseCheckSizes sizes_to_verify_with_reference(const KernelSpec& base, const KernelSpec& head);
 
 // Head's verification against base (candidate 0 of `harness`'s load; head is candidate 1).

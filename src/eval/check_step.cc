@@ -156,14 +156,12 @@ Status check_on_gpu(const CheckedKernel& k, GpuContext& gpu,
     KB_TRY(gpu.client->load(objects, reference_object(*k.head)));
     // The pull request sets head's tolerance and sizes: base's tolerance, where it is stricter,
     // still holds, and base's sizes are verified too where head's arguments can take them.
+    // The sizes left out are said beside the verdict (check_definition_changes).
     KernelSpec verified_as = spec;
     if (k.base) {
       const KernelSpec& base = *k.base->spec;
       verified_as.tolerance = stricter_tolerance(base.tolerance, spec.tolerance);
-      if (why_base_cannot_be_the_reference(base, spec).empty()) {
-        // The sizes left out are said beside the verdict (check_definition_changes).
-        verified_as.sizes = sizes_to_verify_with_reference(base, spec).sizes;
-      }
+      verified_as.sizes = sizes_to_verify_with_reference(base, spec).sizes;
     }
     auto verified = verify_at_every_size(*gpu.client, verified_as, head, seeds, against);
     if (!verified) return verified.error();

@@ -19,11 +19,8 @@ Status write_tree_file(const std::filesystem::path& path, const std::string& tex
 Result<std::filesystem::path> materialize_tree(const SourceTree& tree, const CommitId& commit,
                                                const std::filesystem::path& trees_dir) {
   if (auto unsafe = tree.unsafe_entry())
-    return Error::usage("revision " + commit.short_hex() +
-                        " has a tree entry git refuses to "
-                        "check out, `" +
-                        *unsafe +
-                        "` (a name such as `..` or `.git` would "
+    return Error::usage("revision " + commit.short_hex() + " has a tree entry git refuses to " +
+                        "check out, `" + *unsafe + "` (a name such as `..` or `.git` would " +
                         "write outside the tree): kblaster will not materialise it");
   const auto dir = trees_dir / commit.hex;
   const auto marker = trees_dir / (commit.hex + ".complete");

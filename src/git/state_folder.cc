@@ -3,12 +3,17 @@
 namespace kblaster {
 namespace {
 
-Error planted(const CommitId& head, const std::string& what) {
-  return Error::usage("head " + head.short_hex() + " " + what +
+// The refusal of a planted state folder: `what` ("head 1a2b3c4 tracks `.kblaster/trees`") and why.
+Error planted(const std::string& what) {
+  return Error::usage(what +
                       ": kblaster's own state, which check trusts (its materialised trees and "
-                      "compile cache), cannot come from the change under check. Remove it from "
-                      "the change (and add `" +
+                      "compile cache), cannot come from git or the change under check. Remove "
+                      "it (and add `" +
                       std::string(kStateFolder) + "/` to .gitignore)");
+}
+
+Error planted(const CommitId& head, const std::string& what) {
+  return planted("head " + head.short_hex() + " " + what);
 }
 
 }  // namespace
@@ -36,19 +41,12 @@ Status check_checkout_state(const Repo& repo, const std::filesystem::path& kerne
                             kernel_repo / kStateFolder / "cache"}) {
     std::error_code ec;
     if (std::filesystem::is_symlink(place, ec))
-      return Error::usage(place.string() +
-                          " is a symbolic link: check writes its trees and compile cache there, "
-                          "so it must be a folder of the checkout's own. Remove the link");
+      return planted(place.string() + " is a symbolic link, so check's writes would go elsewhere");
   }
   for (const char* trusted : {"trees", "cache"}) {
     auto tracked = repo.tracked_under(std::string(kStateFolder) + "/" + trusted);
     if (!tracked) return tracked.error();
-    if (!tracked->empty())
-      return Error::usage("the checkout tracks `" + tracked->front() +
-                          "`: kblaster's own state, which check trusts (its materialised trees "
-                          "and compile cache), cannot come from git. Remove `" +
-                          std::string(kStateFolder) + "/" + trusted +
-                          "` from the repository (and add `" + kStateFolder + "/` to .gitignore)");
+    if (!tracked->empty()) return planted("the checkout tracks `" + tracked->front() + "`");
   }
   return Ok{};
 }

@@ -82,7 +82,7 @@ TEST(CheckCli, AHeadThatPlantsFilesInKblastersStateFolderIsRefused) {
   auto r = check_json(repo, cache);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("tracks `.kblaster/trees`"));
-  EXPECT_THAT(r.err, HasSubstr("cannot come from the change under check"));
+  EXPECT_THAT(r.err, HasSubstr("cannot come from git or the change under check"));
   EXPECT_TRUE(r.out.empty()) << "nothing was checked";
 }
 
@@ -247,6 +247,17 @@ TEST(CheckCli, KernelChecksOnlyTheNamedKernelsOfTheRange) {
   }
 }
 
+// `check --json` without a device (exit 3) that checked uses_header alone and said `note` about
+// it, in progress and beside its verdict ("no CUDA device; NOTE").
+void expect_said_beside_the_verdict(const testing::CliResult& r, const std::string& note) {
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("check: uses_header: " + note));
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["kernels"][0]["kernel"], "uses_header");
+  EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(), HasSubstr("no CUDA device; " + note));
+}
+
 // A pull request may loosen how its own kernel is checked: said in progress and beside the
 // verdict (here SKIPPED, without a device), so a reviewer sees it.
 TEST(CheckCli, AHeadThatLoosensItsOwnToleranceIsSaidBesideItsVerdict) {
@@ -261,13 +272,9 @@ TEST(CheckCli, AHeadThatLoosensItsOwnToleranceIsSaidBesideItsVerdict) {
   testing::TempDir cache;
   auto r = run_kblaster({"check", "--json", repo.dir.path().string(), "--base", repo.base, "--head",
                          head, "--cache-dir", cache.path().string(), "--kernel", "uses_header"});
-  EXPECT_EQ(r.exit_code, 3) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("check: uses_header: head loosens its tolerance (rtol 0.0001 -> "
-                               "0.5, atol 1e-05 -> 0.5); base's holds"));
-  const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
-  EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(),
-              HasSubstr("no CUDA device; head loosens its tolerance"));
+  expect_said_beside_the_verdict(r,
+                                 "head loosens its tolerance (rtol 0.0001 -> 0.5, atol 1e-05 -> "
+                                 "0.5); base's holds");
 }
 
 // An edit to the reference file head is judged against is said beside the verdict too.
@@ -290,12 +297,7 @@ TEST(CheckCli, AnEditToTheReferenceFileIsSaidBesideItsVerdict) {
   testing::TempDir cache;
   auto r = run_kblaster({"check", "--json", dir.path().string(), "--base", base, "--head", head,
                          "--cache-dir", cache.path().string()});
-  EXPECT_EQ(r.exit_code, 3) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("check: uses_header: head edits its reference file `k/a_ref.cpp`"));
-  const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(2);
-  EXPECT_THAT(j["kernels"][0]["reason"].get<std::string>(),
-              HasSubstr("head edits its reference file `k/a_ref.cpp`"));
+  expect_said_beside_the_verdict(r, "head edits its reference file `k/a_ref.cpp`");
 }
 
 // A kernel renamed and rewritten in another file reads as a new kernel and a deleted one; the new

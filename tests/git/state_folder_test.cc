@@ -41,7 +41,7 @@ TEST(StateFolder, AHeadThatTracksTheTreesOrTheCacheIsRefusedNamingThem) {
   EXPECT_EQ(s.error().kind, ErrorKind::usage);
   EXPECT_THAT(s.error().message,
               HasSubstr("head " + head.substr(0, 7) + " tracks `.kblaster/trees`"));
-  EXPECT_THAT(s.error().message, HasSubstr("cannot come from the change under check"));
+  EXPECT_THAT(s.error().message, HasSubstr("cannot come from git or the change under check"));
   repo.builder.remove(".kblaster/trees/" + std::string(40, 'a') + ".complete");
   repo.builder.write(".kblaster/cache/ceilings.json", "{}\n");
   EXPECT_THAT(repo.check(repo.builder.commit("plant the ceilings")).error().message,
