@@ -36,6 +36,17 @@ std::size_t launcher_line(const std::filesystem::path& root, const KernelSpec& s
 
 }  // namespace
 
+std::string deleted_kernels_note(const std::vector<CheckTarget>& targets) {
+  std::vector<std::string> names;
+  std::size_t count = 0;
+  for (const auto& t : targets)
+    if (!t.at_head && ++count <= 3) names.push_back("`" + t.kernel + "`");
+  if (count == 0) return "";
+  if (count > 3) names.push_back("and " + std::to_string(count - 3) + " more");
+  return "the change also deletes " + join_texts(names, ", ") +
+         ": if this kernel replaces one, it is not compared with it";
+}
+
 Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
                            const VerifyFlags& verify, Provenance provenance, Session& session) {
   CheckRun run;
@@ -54,11 +65,7 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
 
   std::vector<CheckedKernel> kernels;
   std::vector<std::vector<std::string>> changes;  // per row: how head changed its own check
-  // A kernel renamed and rewritten reads as a new one and a deleted one: the new one is not
-  // compared with anything, so say what the change deleted beside it.
-  std::vector<std::string> deleted;
-  for (const auto& t : inputs.targets)
-    if (!t.at_head) deleted.push_back("`" + t.kernel + "`");
+  const std::string deleted = deleted_kernels_note(inputs.targets);
   for (const auto& t : inputs.targets) {
     CheckedKernel k{t.kernel, t.why, nullptr, nullptr};
     if (t.base_name) k.base = find_build(run.base_builds, *t.base_name);
@@ -67,9 +74,7 @@ Result<CheckRun> run_check(const CheckInputs& inputs, const BuildFlags& build,
     run.rows.push_back(build_row(k));
     changes.push_back(k.base && k.head ? check_definition_changes(*k.base->spec, *k.head->spec)
                                        : std::vector<std::string>{});
-    if (!t.base_name && t.at_head && !deleted.empty())
-      changes.back().push_back("the change also deletes " + join_texts(deleted, ", ") +
-                               ": if this kernel replaces one, it is not compared with it");
+    if (!t.base_name && t.at_head && !deleted.empty()) changes.back().push_back(deleted);
     if (k.base && k.head && inputs.base)
       if (auto edit =
               reference_edit(*k.base->spec, *k.head->spec, DirectoryTree(inputs.base->repo.root),

@@ -28,6 +28,11 @@ struct CheckTarget {
   bool at_head = true;                   // false: deleted at head
 };
 
+// What a new kernel's row says when the change also deletes kernels (a kernel renamed and
+// rewritten reads as one new and one deleted, and the new one is compared with nothing): "the
+// change also deletes `k`: …", naming three at most and counting the rest; "" when none.
+std::string deleted_kernels_note(const std::vector<CheckTarget>& targets);
+
 // One end of the range: its tree on disk, its config, and the kernels to build
 // (`repo.selected`), with the line that says which revision it is.
 struct CheckSide {
